@@ -1,0 +1,10 @@
+# Warnings are errors everywhere; sanitizers on request.
+add_compile_options(-Wall -Wextra -Werror -Wshadow -Wnon-virtual-dtor -Wpedantic)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    # clang 14 flags some valid C++20 designated/aggregate patterns in libstdc++ headers
+    add_compile_options(-Wno-unused-command-line-argument)
+endif()
+if(CORESTEER_SANITIZE)
+    add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    add_link_options(-fsanitize=address,undefined)
+endif()

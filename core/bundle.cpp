@@ -1,0 +1,110 @@
+#include "core/bundle.h"
+
+#include "core/text.h"
+
+#include <algorithm>
+
+namespace coresteer {
+
+bool FileBundle::add(std::string path, BundleEntry entry) {
+    if (m_truncated || m_entries.size() >= kMaxEntries ||
+        m_bytes + entry.data.size() + path.size() > kMaxTotalBytes) {
+        m_truncated = true;
+        return false;
+    }
+    m_bytes += entry.data.size() + path.size();
+    m_entries.insert_or_assign(std::move(path), std::move(entry));
+    return true;
+}
+
+const BundleEntry* FileBundle::get(std::string_view path) const {
+    const auto it = m_entries.find(path);
+    return it == m_entries.end() ? nullptr : &it->second;
+}
+
+const std::string* FileBundle::file(std::string_view path) const {
+    const auto* e = get(path);
+    return e && e->kind == BundleEntry::Kind::File ? &e->data : nullptr;
+}
+
+const std::string* FileBundle::link(std::string_view path) const {
+    const auto* e = get(path);
+    return e && e->kind == BundleEntry::Kind::Link ? &e->data : nullptr;
+}
+
+std::vector<std::string> FileBundle::list(std::string_view path) const {
+    std::vector<std::string> out;
+    const auto* e = get(path);
+    if (!e || e->kind != BundleEntry::Kind::Dir)
+        return out;
+    for (auto name : text::split(e->data, '\n'))
+        if (!name.empty())
+            out.emplace_back(name);
+    return out;
+}
+
+bool matchComponent(std::string_view component, std::string_view name) {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos)
+        return false;
+    if (component.empty())
+        return false;
+    const char last = component.back();
+    if (last != '*' && last != '#')
+        return component == name;
+    const auto prefix = component.substr(0, component.size() - 1);
+    if (!text::startsWith(name, prefix))
+        return false;
+    const auto rest = name.substr(prefix.size());
+    if (last == '*')
+        return !(prefix.empty() && name.front() == '.') && (!prefix.empty() || !rest.empty());
+    return !rest.empty() && std::all_of(rest.begin(), rest.end(), text::isDigit);
+}
+
+const std::vector<CollectPattern>& collectionSpec() {
+    using K = BundleEntry::Kind;
+    constexpr std::uint64_t big = 32ull << 20; // /proc tables: 256 CPUs x 4096 IRQs is ~12 MiB
+    constexpr std::uint64_t attr = 64u << 10;  // sysfs attributes are at most a page or so
+    static const std::vector<CollectPattern> spec = {
+        {"proc/interrupts", K::File, big, true},
+        {"proc/stat", K::File, big, true},
+        {"proc/softirqs", K::File, big, true},
+        {"proc/net/dev", K::File, big, true},
+        {"proc/cpuinfo", K::File, big, false},
+        {"proc/sys/kernel/hostname", K::File, attr, true},
+        {"proc/sys/kernel/osrelease", K::File, attr, true},
+        {"proc/sys/net/core/rps_sock_flow_entries", K::File, attr, false},
+        {"proc/irq/#/smp_affinity", K::File, attr, false},
+        {"proc/irq/#/effective_affinity", K::File, attr, false},
+        {"proc/irq/#/affinity_hint", K::File, attr, false},
+        {"proc/#/comm", K::File, attr, false},
+        {"sys/devices/system/cpu/online", K::File, attr, true},
+        {"sys/devices/system/cpu/possible", K::File, attr, false},
+        {"sys/devices/system/cpu/present", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/online", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/cpu_capacity", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/cpufreq/cpuinfo_max_freq", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/topology/physical_package_id", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/topology/core_id", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/topology/cluster_id", K::File, attr, false},
+        {"sys/class/net/*/device", K::Link, 0, false},
+        {"sys/class/net/*/device/driver", K::Link, 0, false},
+        {"sys/class/net/*/device/msi_irqs", K::Dir, 0, false},
+        {"sys/class/net/*/ifindex", K::File, attr, false},
+        {"sys/class/net/*/iflink", K::File, attr, false},
+        {"sys/class/net/*/operstate", K::File, attr, false},
+        {"sys/class/net/*/mtu", K::File, attr, false},
+        {"sys/class/net/*/threaded", K::File, attr, false},
+        {"sys/class/net/*/queues/rx-#/rps_cpus", K::File, attr, false},
+        {"sys/class/net/*/queues/rx-#/rps_flow_cnt", K::File, attr, false},
+        {"sys/class/net/*/queues/tx-#/xps_cpus", K::File, attr, false},
+        {"tmp/sysinfo/board_name", K::File, attr, false},
+        {"tmp/sysinfo/model", K::File, attr, false},
+        {"proc/device-tree/compatible", K::File, attr, false},
+        {"proc/device-tree/model", K::File, attr, false},
+        {"etc/openwrt_release", K::File, attr, false},
+        {"etc/os-release", K::File, attr, false},
+    };
+    return spec;
+}
+
+} // namespace coresteer

@@ -1,0 +1,39 @@
+// Typed reads of single-value files from a FileBundle, with diagnostics naming the file.
+#pragma once
+
+#include "core/bundle.h"
+#include "core/cpumask.h"
+#include "core/diagnostics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace coresteer {
+
+class BundleReader {
+public:
+    BundleReader(const FileBundle& bundle, Diagnostics& diag) : m_bundle(bundle), m_diag(diag) {}
+
+    const FileBundle& bundle() const { return m_bundle; }
+    Diagnostics& diag() { return m_diag; }
+
+    // Content of a file; a missing file gives nullopt silently, a failed read gives a warning.
+    std::optional<std::string_view> text(const std::string& path);
+    // First line, trimmed.
+    std::optional<std::string> line(const std::string& path);
+    std::optional<std::uint64_t> number(const std::string& path, std::uint64_t max);
+    std::optional<std::int64_t> signedNumber(const std::string& path);
+    std::optional<CpuMask> hexMask(const std::string& path);
+    std::optional<CpuMask> listMask(const std::string& path);
+    // Basename of a symlink's target.
+    std::optional<std::string> linkName(const std::string& path);
+
+private:
+    const FileBundle& m_bundle;
+    Diagnostics& m_diag;
+};
+
+std::string baseName(std::string_view path);
+
+} // namespace coresteer

@@ -1,0 +1,90 @@
+#include "core/snapshot.h"
+
+#include "core/bundle.h"
+#include "core/snapshot_detail.h"
+
+namespace coresteer {
+
+const char* toString(Attribution a) {
+    switch (a) {
+    case Attribution::MsiIrqs:
+        return "msi_irqs";
+    case Attribution::ActionName:
+        return "action name";
+    case Attribution::BusDevice:
+        return "bus device";
+    case Attribution::DriverName:
+        return "driver name";
+    }
+    return "?";
+}
+
+const char* toString(IrqRole r) {
+    switch (r) {
+    case IrqRole::RxTx:
+        return "rxtx";
+    case IrqRole::Rx:
+        return "rx";
+    case IrqRole::Tx:
+        return "tx";
+    case IrqRole::Unknown:
+        break;
+    }
+    return "";
+}
+
+const IrqInfo* Snapshot::irq(std::uint32_t n) const {
+    for (const auto& i : irqs)
+        if (i.irq == n)
+            return &i;
+    return nullptr;
+}
+
+const NetInterface* Snapshot::interface(std::string_view name) const {
+    for (const auto& i : interfaces)
+        if (i.name == name)
+            return &i;
+    return nullptr;
+}
+
+int Snapshot::completeness() const {
+    if (interrupts.rows.empty() || topology.cpus.empty())
+        return 2;
+    return diagnostics.empty() ? 0 : 1;
+}
+
+Snapshot buildSnapshot(const FileBundle& bundle) {
+    Snapshot snap;
+    snap.origin = bundle.origin;
+    auto& diag = snap.diagnostics;
+    BundleReader r(bundle, diag);
+
+    for (const auto& pat : collectionSpec()) {
+        if (!pat.expected)
+            continue;
+        const auto* e = bundle.get(pat.pattern);
+        if (!e || e->kind == BundleEntry::Kind::Missing)
+            diag.warn(pat.pattern, 0, "missing");
+    }
+    if (bundle.truncated())
+        diag.error(bundle.origin, 0, "too many files or bytes; the snapshot is incomplete");
+
+    if (auto t = r.text("proc/stat"))
+        snap.stat = parseProcStat(*t, diag);
+    if (auto t = r.text("proc/interrupts")) {
+        const int hint = static_cast<int>(snap.stat.cpus.size());
+        snap.interrupts = parseInterrupts(*t, diag, "proc/interrupts", hint);
+    }
+    if (auto t = r.text("proc/softirqs"))
+        snap.softirqs = parseSoftirqs(*t, diag);
+    if (auto t = r.text("proc/net/dev"))
+        snap.netdev = parseNetDev(*t, diag);
+    snap.rpsSockFlowEntries = r.number("proc/sys/net/core/rps_sock_flow_entries", 1ull << 32);
+
+    snap.system = detail::readSystemInfo(r);
+    snap.topology = detail::readTopology(r, snap.stat, snap.interrupts);
+    detail::readNetwork(r, snap);
+    return snap;
+}
+
+} // namespace coresteer

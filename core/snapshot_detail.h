@@ -1,0 +1,21 @@
+// Internal pieces of buildSnapshot(), split by subject. Not part of the public API.
+#pragma once
+
+#include "core/bundle_read.h"
+#include "core/snapshot.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace coresteer::detail {
+
+SystemInfo readSystemInfo(BundleReader& r);
+Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);
+void readNetwork(BundleReader& r, Snapshot& snap);
+
+// KEY='value' lines as in /etc/openwrt_release and /etc/os-release.
+std::map<std::string, std::string> parseShellAssignments(std::string_view data, Diagnostics& diag,
+                                                         const std::string& file);
+
+} // namespace coresteer::detail

@@ -1,0 +1,58 @@
+// Small, allocation-free helpers for reading kernel text formats.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coresteer::text {
+
+inline bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+inline bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+std::string_view trim(std::string_view s);
+
+// Iterates the lines of a buffer; the last line needs no trailing newline.
+class LineReader {
+public:
+    explicit LineReader(std::string_view data) : m_data(data) {}
+    bool next(std::string_view& line);
+    int lineNumber() const { return m_line; }
+
+private:
+    std::string_view m_data;
+    std::size_t m_pos = 0;
+    int m_line = 0;
+};
+
+// Splits on runs of white space.
+class Tokenizer {
+public:
+    explicit Tokenizer(std::string_view s) : m_s(s) {}
+    bool next(std::string_view& tok);
+    std::string_view rest() const; // remaining text, leading space trimmed
+    std::size_t position() const { return m_pos; }
+
+private:
+    std::string_view m_s;
+    std::size_t m_pos = 0;
+};
+
+// Decimal unsigned integer; nullopt on empty input, any non-digit, or overflow.
+std::optional<std::uint64_t> parseU64(std::string_view s);
+std::optional<std::int64_t> parseI64(std::string_view s);
+
+// Printable form of untrusted text for messages: control bytes escaped, length capped.
+std::string printable(std::string_view s, std::size_t maxLen = 80);
+
+std::vector<std::string_view> split(std::string_view s, char sep);
+
+bool startsWith(std::string_view s, std::string_view prefix);
+
+} // namespace coresteer::text

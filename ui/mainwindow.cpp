@@ -1,0 +1,118 @@
+#include "ui/mainwindow.h"
+
+#include "ui/coremodel.h"
+#include "ui/snapshotmodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace coresteer::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_loader(new SnapshotLoader(this)), m_model(new SnapshotModel(this)),
+      m_cores(new CoreModel(this)), m_tree(new QTreeView), m_coreView(new QTableView),
+      m_summary(new QLabel), m_warnings(new QPlainTextEdit) {
+    setWindowTitle(tr("coresteer"));
+    resize(1100, 720);
+
+    m_tree->setModel(m_model);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setUniformRowHeights(true);
+    m_coreView->setModel(m_cores);
+    m_coreView->verticalHeader()->hide();
+    m_coreView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+    m_warnings->setReadOnly(true);
+    m_warnings->setMaximumBlockCount(500);
+    m_warnings->setPlaceholderText(tr("No warnings"));
+
+    auto* top = new QWidget;
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->addWidget(m_summary);
+    topLayout->addWidget(m_coreView);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(m_tree);
+    split->addWidget(m_warnings);
+    split->setStretchFactor(1, 3);
+    setCentralWidget(split);
+
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(tr("&Open root directory..."), this, &MainWindow::openRoot);
+    open->setShortcut(QKeySequence::Open);
+    auto* reload = file->addAction(tr("&Reload"), this, [this] { loadRoot(m_root); });
+    reload->setShortcut(QKeySequence::Refresh);
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcut(QKeySequence::Quit);
+
+    connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::showSnapshot);
+}
+
+void MainWindow::loadRoot(const QString& root) {
+    m_root = root;
+    statusBar()->showMessage(tr("Reading %1 ...").arg(root));
+    m_loader->load(root);
+}
+
+void MainWindow::openRoot() {
+    const auto dir =
+        QFileDialog::getExistingDirectory(this, tr("Root of a /proc and /sys tree"), m_root);
+    if (!dir.isEmpty())
+        loadRoot(dir);
+}
+
+void MainWindow::showSnapshot(quint64, SnapshotPtr snap) {
+    m_model->setSnapshot(snap);
+    m_cores->setSnapshot(snap);
+    m_tree->expandAll();
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        m_tree->resizeColumnToContents(c);
+
+    const auto& s = snap->system;
+    QStringList facts;
+    facts << tr("<b>%1</b>")
+                 .arg(QString::fromStdString(s.hostname.empty() ? snap->origin : s.hostname)
+                          .toHtmlEscaped());
+    if (!s.model.empty() || !s.boardName.empty())
+        facts << QString::fromStdString(s.model.empty() ? s.boardName : s.model).toHtmlEscaped();
+    if (s.isOpenWrt())
+        facts << tr("OpenWrt %1").arg(QString::fromStdString(s.openwrtRelease).toHtmlEscaped());
+    else if (!s.distribution.empty())
+        facts << QString::fromStdString(s.distribution).toHtmlEscaped();
+    facts << tr("kernel %1").arg(QString::fromStdString(s.kernel).toHtmlEscaped());
+    QStringList classes;
+    for (const auto& c : snap->topology.classes)
+        classes << QStringLiteral("%1 %2").arg(QString::fromStdString(c.name),
+                                               QString::fromStdString(c.cpus.toList()));
+    facts << tr("cores: %1").arg(classes.join(QStringLiteral(", ")));
+    if (s.irqbalanceRunning.value_or(false))
+        facts << tr(
+            "<span style='color:#b00'>irqbalance is running and will undo manual masks</span>");
+    m_summary->setText(facts.join(QStringLiteral(" &middot; ")));
+
+    QStringList lines;
+    for (const auto& d : snap->diagnostics.entries())
+        lines << QString::fromStdString(d.toString());
+    m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
+    setWindowTitle(tr("coresteer - %1").arg(QString::fromStdString(snap->origin)));
+    statusBar()->showMessage(tr("%1 interfaces, %2 IRQs, %3 warnings")
+                                 .arg(snap->interfaces.size())
+                                 .arg(snap->irqs.size())
+                                 .arg(snap->diagnostics.entries().size()));
+    Q_EMIT snapshotShown();
+}
+
+} // namespace coresteer::ui

@@ -1,0 +1,45 @@
+// The main window: the snapshot of one machine, its cores and its interfaces.
+#pragma once
+
+#include "ui/snapshotloader.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QPlainTextEdit;
+class QTreeView;
+class QTableView;
+
+namespace coresteer::ui {
+
+class CoreModel;
+class SnapshotModel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    // Reads /proc and /sys below `root` in the background ("/" for this machine).
+    void loadRoot(const QString& root);
+    SnapshotModel* snapshotModel() const { return m_model; }
+    CoreModel* coreModel() const { return m_cores; }
+
+Q_SIGNALS:
+    void snapshotShown();
+
+private:
+    void showSnapshot(quint64 job, SnapshotPtr snap);
+    void openRoot();
+
+    SnapshotLoader* m_loader;
+    SnapshotModel* m_model;
+    CoreModel* m_cores;
+    QTreeView* m_tree;
+    QTableView* m_coreView;
+    QLabel* m_summary;
+    QPlainTextEdit* m_warnings;
+    QString m_root;
+};
+
+} // namespace coresteer::ui
