@@ -5,6 +5,8 @@
 #include "core/text.h"
 
 #include <array>
+#include <bit>
+#include <cstring>
 
 namespace coresteer {
 
@@ -62,6 +64,118 @@ bool allDigits(std::string_view s) {
 
 bool isLabelChar(char c) {
     return text::isDigit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+enum class CountToken { None, NotCount, Count, OutOfRange };
+
+// Eight bytes at a time (SWAR) on little-endian machines; bytes at lower addresses are the
+// low bytes of the word.
+constexpr bool kSwar = std::endian::native == std::endian::little;
+constexpr std::uint64_t kBytes01 = 0x0101010101010101ULL;
+
+std::uint64_t load8(const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+}
+
+// The high bit of every byte of `x` that is not zero, exactly (no carry between bytes).
+std::uint64_t nonZeroBytes(std::uint64_t x) {
+    constexpr std::uint64_t k7f = 0x7f * kBytes01;
+    return (((x & k7f) + k7f) | x) & (0x80 * kBytes01);
+}
+
+// How many bytes of `w`, from the first, are `c` (0..8).
+unsigned leadingBytesEqual(std::uint64_t w, unsigned char c) {
+    const std::uint64_t m = nonZeroBytes(w ^ (c * kBytes01));
+    return m ? static_cast<unsigned>(std::countr_zero(m)) / 8 : 8;
+}
+
+// How many bytes of `w`, from the first, are ASCII digits (0..8).
+unsigned leadingDigits(std::uint64_t w) {
+    const std::uint64_t d = w ^ ('0' * kBytes01); // digits become 0..9
+    const std::uint64_t bad =
+        (d & (0xf0 * kBytes01)) | (((d & (0x0f * kBytes01)) + 6 * kBytes01) & (0x10 * kBytes01));
+    const std::uint64_t m = nonZeroBytes(bad);
+    return m ? static_cast<unsigned>(std::countr_zero(m)) / 8 : 8;
+}
+
+// The value of the first `len` (1..8) digits of `w`, all of which are ASCII digits.
+std::uint64_t digitsValue(std::uint64_t w, unsigned len) {
+    std::uint64_t v = (w ^ ('0' * kBytes01)) << (8 * (8 - len)); // leading zeros in front
+    v = v * 10 + (v >> 8);
+    constexpr std::uint64_t mask = 0x000000ff000000ffULL;
+    constexpr std::uint64_t mul1 = 100 + (1000000ULL << 32);
+    constexpr std::uint64_t mul2 = 1 + (10000ULL << 32);
+    return ((v & mask) * mul1 + ((v >> 16) & mask) * mul2) >> 32;
+}
+
+constexpr std::array<std::uint64_t, 8> kPow10 = {1,     10,     100,     1000,
+                                                 10000, 100000, 1000000, 10000000};
+
+// The next white-space separated token of `s` from `pos`, read as a count in one pass: what
+// Tokenizer::next + allDigits + text::parseU64 give, without scanning each byte three times
+// (this is most of the parse time on many-CPU tables). Count and OutOfRange (over 2^64-1;
+// `value` is then 0) move `pos` past the token; None (only white space left) and NotCount (a
+// token with a non-digit) leave it where it was.
+CountToken nextCount(std::string_view s, std::size_t& pos, std::uint64_t& value) {
+    const std::size_t n = s.size();
+    const char* const d = s.data();
+    std::size_t p = pos;
+    if constexpr (kSwar) {
+        // The kernel pads counts with blanks ("%10u "): skip them eight at a time.
+        while (p + 8 <= n) {
+            const unsigned k = leadingBytesEqual(load8(d + p), ' ');
+            p += k;
+            if (k < 8)
+                break;
+        }
+    }
+    while (p < n && text::isSpace(d[p]))
+        ++p;
+    if (p >= n)
+        return CountToken::None;
+    const std::size_t b = p;
+    std::uint64_t v = 0;
+    bool scalar = true;
+    if constexpr (kSwar) {
+        if (p + 8 <= n) {
+            const std::uint64_t w = load8(d + p);
+            const unsigned len = leadingDigits(w);
+            if (len == 0)
+                return CountToken::NotCount;
+            if (len < 8) {
+                v = digitsValue(w, len);
+                p += len;
+                scalar = false;
+            } else if (p + 16 <= n) {
+                const std::uint64_t w2 = load8(d + p + 8);
+                const unsigned len2 = leadingDigits(w2);
+                if (len2 < 8) { // 8 to 15 digits: no overflow
+                    v = digitsValue(w, 8) * kPow10[len2] + (len2 ? digitsValue(w2, len2) : 0);
+                    p += 8 + len2;
+                    scalar = false;
+                }
+            }
+        }
+    }
+    if (scalar) {
+        while (p < n && text::isDigit(d[p])) {
+            v = v * 10 + static_cast<std::uint64_t>(d[p] - '0');
+            ++p;
+        }
+    }
+    if (p == b || (p < n && !text::isSpace(d[p])))
+        return CountToken::NotCount;
+    pos = p;
+    if (p - b > 19) {
+        // 20 digits and more may overflow: take the checked path.
+        const auto exact = text::parseU64(s.substr(b, p - b));
+        value = exact.value_or(0);
+        return exact ? CountToken::Count : CountToken::OutOfRange;
+    }
+    value = v;
+    return CountToken::Count;
 }
 
 bool isFlowName(std::string_view s) {
@@ -137,12 +251,17 @@ void parseTail(std::string_view tail, IrqRow& row) {
         }
     }
     if (actionsFrom == std::string_view::npos) {
-        // No trigger shown (MIPS, some ARM32): "<chip> <hwirq> action" or "<chip> action".
+        // No trigger shown (MIPS, some ARM32): "<chip> <hwirq> action" or "<chip> action",
+        // where the chip may have spaces ("MIPS GIC").
         row.chip = std::string(tok[0]);
         actionsFrom = endPos[0];
-        if (n >= 3 && allDigits(tok[1])) {
-            row.hwirq = text::parseU64(tok[1]);
-            actionsFrom = endPos[1];
+        for (std::size_t i = 1; i + 1 < n && i < 6; ++i) {
+            if (allDigits(tok[i])) {
+                row.chip = joinChip(i);
+                row.hwirq = text::parseU64(tok[i]);
+                actionsFrom = endPos[i];
+                break;
+            }
         }
     }
     const auto actions = text::trim(tail.substr(std::min(actionsFrom, tail.size())));
@@ -232,25 +351,25 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
         }
         const std::size_t ncol = table.cpus.size();
         row.counts.assign(ncol, 0);
-        Tokenizer tz(body);
-        std::string_view t;
+        std::size_t pos = 0;
         std::size_t tailFrom = body.size();
         int counted = 0;
         while (static_cast<std::size_t>(counted) < ncol) {
-            const std::size_t before = tz.position();
-            if (!tz.next(t))
+            const std::size_t before = pos;
+            std::uint64_t v = 0;
+            const auto kind = nextCount(body, pos, v);
+            if (kind == CountToken::None)
                 break;
-            if (!allDigits(t)) {
+            if (kind == CountToken::NotCount) {
                 tailFrom = before;
                 break;
             }
-            const auto v = text::parseU64(t);
-            if (!v)
+            if (kind == CountToken::OutOfRange)
                 diag.error(file, lineNo,
                            "count out of range in column " + std::to_string(counted + 1));
-            row.counts[static_cast<std::size_t>(counted)] = v.value_or(0);
+            row.counts[static_cast<std::size_t>(counted)] = v;
             ++counted;
-            tailFrom = tz.position();
+            tailFrom = pos;
         }
         row.countColumns = counted;
         const auto tail = body.substr(std::min(tailFrom, body.size()));

@@ -16,10 +16,10 @@ constexpr std::size_t kMaxQueues = 4096;
 // Action-name prefixes of drivers whose IRQ names carry neither the interface nor the device.
 struct DriverAlias {
     std::string_view actionPrefix;
-    std::string_view driver;
+    std::string_view driverPart; // matches drivers whose name contains this
 };
-constexpr std::array<DriverAlias, 2> kDriverAliases = {{
-    {"edma_eth_", "essedma"}, // IPQ40xx essedma: edma_eth_tx0..15, edma_eth_rx0..7
+constexpr std::array<DriverAlias, 1> kDriverAliases = {{
+    // IPQ40xx essedma ("ess-edma", "ess_edma", "essedma"): edma_eth_tx0..15, edma_eth_rx0..7
     {"edma_eth_", "edma"},
 }};
 
@@ -68,7 +68,8 @@ bool actionNamesDriver(std::string_view action, std::string_view driver) {
     if (action == driver)
         return true;
     for (const auto& a : kDriverAliases)
-        if (a.driver == driver && text::startsWith(action, a.actionPrefix))
+        if (driver.find(a.driverPart) != std::string_view::npos &&
+            text::startsWith(action, a.actionPrefix))
             return true;
     return false;
 }

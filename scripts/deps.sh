@@ -1,0 +1,31 @@
+# Debian 12 packages coresteer needs, installed only when missing. Sourced by run.sh and test.sh.
+
+# To build the app and the CLI.
+CORESTEER_BUILD_PACKAGES=(
+    cmake ninja-build g++ pkg-config
+    qt6-base-dev libqt6charts6-dev libgl-dev
+    libssh-dev nlohmann-json3-dev
+)
+# To build and run every test: GoogleTest, Google Benchmark, clang with libFuzzer and the
+# sanitizers, gawk for the benchmark's baseline.
+CORESTEER_TEST_PACKAGES=(
+    libgtest-dev libbenchmark-dev
+    clang libclang-rt-14-dev
+    gawk
+)
+
+ensure_packages() {
+    local missing=() p
+    for p in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$p")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing: ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}"
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds coresteer and runs every test:
+#   1. the dev build (gcc, -Werror) and its tests,
+#   2. the asan build (clang, ASan + UBSan) and the same tests under the sanitizers,
+#   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 60) under ASan + UBSan,
+#   4. the benchmarks, which print their figures.
+# The last line counts everything: "coresteer: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")"
+. scripts/deps.sh
+ensure_packages "${CORESTEER_BUILD_PACKAGES[@]}" "${CORESTEER_TEST_PACKAGES[@]}" || exit 2
+
+passed=0
+failed=0
+jobs=$(nproc)
+
+# ctest's "N% tests passed, F tests failed out of T" adds to the totals.
+count_ctest() {
+    local line t f
+    line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -1)
+    if [ -z "$line" ]; then
+        failed=$((failed + 1))
+        return
+    fi
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
+    t=$(echo "$line" | sed -E 's/.* failed out of ([0-9]+).*/\1/')
+    passed=$((passed + t - f))
+    failed=$((failed + f))
+}
+
+stage() { printf '\n=== %s\n' "$*"; }
+
+for preset in dev asan; do
+    stage "build: $preset"
+    if ! { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" -j "$jobs"; }; then
+        echo "build $preset FAILED"
+        failed=$((failed + 1))
+        continue
+    fi
+    stage "tests: $preset"
+    log="build/$preset/ctest.log"
+    ctest --preset "$preset" -j "$jobs" --timeout 600 2>&1 | tee "$log"
+    count_ctest "$log"
+done
+
+stage "fuzzing: ${CORESTEER_FUZZ_SECONDS:-60} s per target"
+if scripts/fuzz.sh "${CORESTEER_FUZZ_SECONDS:-60}" > build/asan/fuzz.log 2>&1; then :; fi
+cat build/asan/fuzz.log | grep -E '^fuzz_' || true
+passed=$((passed + $(grep -c '^fuzz_.*: ok' build/asan/fuzz.log || true)))
+failed=$((failed + $(grep -c '^fuzz_.*: FAILED' build/asan/fuzz.log || true)))
+
+stage "benchmarks"
+if [ -x build/dev/tests/bench/bench_interrupts ]; then
+    build/dev/tests/bench/bench_interrupts --benchmark_min_time=0.5 || failed=$((failed + 1))
+fi
+
+echo
+echo "coresteer: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,7 @@
+#include "core/procstat.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    coresteer::Diagnostics d;
+    (void)coresteer::parseNetDev(std::string_view(reinterpret_cast<const char*>(data), size), d);
+    return 0;
+}

@@ -1,0 +1,77 @@
+// Reads tests/fixtures/boards/<board>/EXPECT: the facts a board's snapshot must show.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace coresteer::test {
+
+struct BoardExpect {
+    int cpus = -1;
+    std::map<std::string, std::string> classes;               // name -> cpulist
+    std::map<std::string, std::vector<std::uint32_t>> nics;   // ifname -> IRQs
+    std::map<std::uint32_t, std::vector<std::string>> shared; // IRQ -> interfaces
+    std::string board, openwrt, irqbalance;
+    std::vector<std::string> unknown;
+};
+
+inline std::filesystem::path boardsDir() {
+    return std::filesystem::path(CORESTEER_FIXTURES) / "boards";
+}
+
+inline std::vector<std::string> boardNames() {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(boardsDir()))
+        if (e.is_directory() && std::filesystem::exists(e.path() / "EXPECT"))
+            out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+inline BoardExpect readExpect(const std::string& board) {
+    BoardExpect x;
+    std::ifstream in(boardsDir() / board / "EXPECT");
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream ls(line);
+        std::string key;
+        if (!(ls >> key) || key[0] == '#')
+            continue;
+        if (key == "cpus") {
+            ls >> x.cpus;
+        } else if (key == "class") {
+            std::string name, list;
+            ls >> name >> list;
+            x.classes[name] = list;
+        } else if (key == "nic") {
+            std::string ifname;
+            ls >> ifname;
+            std::uint32_t irq;
+            while (ls >> irq)
+                x.nics[ifname].push_back(irq);
+        } else if (key == "shared") {
+            std::uint32_t irq;
+            ls >> irq;
+            std::string ifname;
+            while (ls >> ifname)
+                x.shared[irq].push_back(ifname);
+        } else if (key == "board") {
+            ls >> x.board;
+        } else if (key == "openwrt") {
+            ls >> x.openwrt;
+        } else if (key == "irqbalance") {
+            ls >> x.irqbalance;
+        } else {
+            x.unknown.push_back(line);
+        }
+    }
+    return x;
+}
+
+} // namespace coresteer::test

@@ -1,0 +1,93 @@
+// coresteer-cli snapshot: exit codes, JSON, and the real binary on this machine's own root.
+#include "board_expect.h"
+#include "core/cli.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace coresteer;
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out, err;
+};
+
+Result cli(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+// Runs the built binary; stdout only.
+Result binary(const std::string& args) {
+    const std::string cmd = std::string(CORESTEER_CLI) + " " + args + " 2>/dev/null";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    std::string out;
+    std::array<char, 65536> buf{};
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+        out.append(buf.data(), n);
+    const int status = ::pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, {}};
+}
+
+} // namespace
+
+TEST(Cli, UsageErrorsExitTwo) {
+    EXPECT_EQ(cli({}).code, 2);
+    EXPECT_EQ(cli({"frobnicate"}).code, 2);
+    EXPECT_EQ(cli({"snapshot"}).code, 2);
+    EXPECT_EQ(cli({"snapshot", "--root"}).code, 2);
+    const auto r = cli({"snapshot", "--root", "/nonexistent/dir"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("not a directory"), std::string::npos);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_EQ(cli({"--help"}).code, 0);
+    EXPECT_NE(cli({"--version"}).out.find("coresteer-cli"), std::string::npos);
+}
+
+TEST(Cli, EveryBoardGivesACompleteJsonSnapshot) {
+    for (const auto& b : test::boardNames()) {
+        const auto root = (test::boardsDir() / b).string();
+        const auto r = cli({"snapshot", "--root", root, "--json"});
+        EXPECT_EQ(r.code, 0) << b << "\n" << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["schema"], "coresteer.snapshot/1");
+        EXPECT_EQ(j["origin"], root);
+        EXPECT_TRUE(j["diagnostics"].empty()) << b;
+        const auto x = test::readExpect(b);
+        EXPECT_EQ(static_cast<int>(j["topology"]["cpus"].size()) >= x.cpus, true) << b;
+        // The same command twice prints the same document.
+        EXPECT_EQ(cli({"snapshot", "--root", root, "--json"}).out, r.out) << b;
+    }
+}
+
+TEST(Cli, TextReportNamesInterfacesAndMasks) {
+    const auto root = (test::boardsDir() / "nanopi-r6s-openwrt").string();
+    const auto r = cli({"snapshot", "--root=" + root});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* s : {"LITTLE", "big", "eth1", "IRQ 96", "smp_affinity 40 (6)", "rps_cpus"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(Cli, PartialRootExitsOneWithWarningsOnStderr) {
+    const auto r = cli({"snapshot", "--root", (test::boardsDir() / ".." / "partial").string()});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.err.find("proc/softirqs: warning: missing"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ThisMachineReadOnly) {
+    const auto r = binary("snapshot --root / --json");
+    EXPECT_TRUE(r.code == 0 || r.code == 1) << r.code;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GE(j["topology"]["cpus"].size(), 1u);
+    EXPECT_FALSE(j["irqs"].empty());
+    EXPECT_FALSE(j["system"]["kernel"].get<std::string>().empty());
+}

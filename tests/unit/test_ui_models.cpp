@@ -1,0 +1,108 @@
+// The Qt models over every board fixture, checked by QAbstractItemModelTester; the main window
+// loading a fixture on its worker thread.
+#include "core/collect_local.h"
+#include "ui/coremodel.h"
+#include "ui/mainwindow.h"
+#include "ui/snapshotmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace coresteer;
+using namespace coresteer::ui;
+
+namespace {
+
+std::filesystem::path boards() {
+    return std::filesystem::path(CORESTEER_FIXTURES) / "boards";
+}
+
+SnapshotPtr load(const std::string& board) {
+    return std::make_shared<const Snapshot>(buildSnapshot(collectLocal(boards() / board)));
+}
+
+std::vector<std::string> boardNames() {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(boards()))
+        if (e.is_directory() && std::filesystem::exists(e.path() / "EXPECT"))
+            out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+TEST(SnapshotModel, PassesTheModelTesterOnEveryBoard) {
+    for (const auto& b : boardNames()) {
+        SnapshotModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
+        model.setSnapshot(load(b));
+        EXPECT_GT(model.rowCount(), 0) << b;
+        model.setSnapshot(nullptr);
+        EXPECT_EQ(model.rowCount(), 0);
+    }
+}
+
+TEST(SnapshotModel, ShowsIrqMasksUnderTheirInterface) {
+    SnapshotModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSnapshot(load("nanopi-r6s-openwrt"));
+    QModelIndex eth2;
+    for (int r = 0; r < model.rowCount(); ++r)
+        if (model.index(r, 0).data().toString() == QStringLiteral("eth2"))
+            eth2 = model.index(r, 0);
+    ASSERT_TRUE(eth2.isValid());
+    ASSERT_GE(model.rowCount(eth2), 1);
+    const auto irq = model.index(0, SnapshotModel::MaskHex, eth2);
+    EXPECT_EQ(model.index(0, 0, eth2).data().toString(), QStringLiteral("IRQ 97"));
+    EXPECT_EQ(irq.data().toString(), QStringLiteral("80"));
+    EXPECT_EQ(model.index(0, SnapshotModel::MaskCpus, eth2).data().toString(), QStringLiteral("7"));
+    EXPECT_EQ(model.index(0, 0, eth2).data(SnapshotModel::IrqRole).toUInt(), 97u);
+}
+
+TEST(CoreModel, ClassesPerCpu) {
+    CoreModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSnapshot(load("nanopi-r6s-openwrt"));
+    ASSERT_EQ(model.rowCount(), 8);
+    EXPECT_EQ(model.index(0, CoreModel::Class).data().toString(), QStringLiteral("LITTLE"));
+    EXPECT_EQ(model.index(7, CoreModel::Class).data().toString(), QStringLiteral("big"));
+    EXPECT_EQ(model.index(7, CoreModel::Cpu).data(CoreModel::RawValueRole).toInt(), 7);
+}
+
+TEST(MainWindow, LoadsAFixtureOnAWorkerThread) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "bpi-r4").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_GT(w.snapshotModel()->rowCount(), 0);
+    EXPECT_EQ(w.coreModel()->rowCount(), 4);
+}
+
+TEST(SnapshotLoader, DropsAnswersToSupersededRequests) {
+    SnapshotLoader loader;
+    QSignalSpy spy(&loader, &SnapshotLoader::loaded);
+    loader.load(QString::fromStdString((boards() / "bpi-r4").string()));
+    const auto second = loader.load(QString::fromStdString((boards() / "nanopi-r4s").string()));
+    ASSERT_TRUE(spy.wait(10000));
+    QTest::qWait(300); // give the first answer time to arrive too, if it were to be delivered
+    ASSERT_EQ(spy.count(), 1);
+    EXPECT_EQ(spy.at(0).at(0).toULongLong(), second);
+    EXPECT_EQ(spy.at(0).at(1).value<SnapshotPtr>()->topology.online.count(), 6);
+}
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
