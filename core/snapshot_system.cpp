@@ -74,6 +74,41 @@ std::map<int, CpuInfoEntry> parseCpuInfo(std::string_view data) {
     return out;
 }
 
+// x86 has no device tree: name the board from DMI as OpenWrt's 01_sysinfo does
+// ("Supermicro SYS-620P-TRT" -> "supermicro-sys-620p-trt"), skipping firmware placeholders.
+void dmiBoard(BundleReader& r, std::string& board, std::string& model) {
+    auto first = [&](std::initializer_list<const char*> files) {
+        for (const char* f : files) {
+            auto v = r.line(std::string("sys/class/dmi/id/") + f).value_or("");
+            if (!v.empty() && v != "empty" && v != "System manufacturer" &&
+                v != "To be filled by O.E.M." && v != "System Product Name" &&
+                v != "Default string")
+                return text::printable(v, 64);
+        }
+        return std::string();
+    };
+    const auto vendor = first({"sys_vendor", "board_vendor"});
+    const auto product = first({"product_name", "board_name"});
+    if (vendor.empty() && product.empty())
+        return;
+    const std::string both = vendor.empty()    ? product
+                             : product.empty() ? vendor
+                                               : vendor + " " + product;
+    if (model.empty())
+        model = both;
+    if (board.empty()) {
+        for (char c : both) {
+            const bool alnum = text::isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+            if (alnum)
+                board += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+            else if (!board.empty() && board.back() != '-')
+                board += '-';
+        }
+        while (!board.empty() && board.back() == '-')
+            board.pop_back();
+    }
+}
+
 } // namespace
 
 std::map<std::string, std::string> parseShellAssignments(std::string_view data, Diagnostics& diag,
@@ -120,6 +155,7 @@ SystemInfo readSystemInfo(BundleReader& r) {
     } else if (auto dt = r.text("proc/device-tree/model")) {
         s.model = text::printable(dt->substr(0, dt->find('\0')), 128);
     }
+    dmiBoard(r, s.boardName, s.model);
     if (auto t = r.text("etc/openwrt_release")) {
         auto kv = parseShellAssignments(*t, diag, "etc/openwrt_release");
         s.openwrtRelease = kv["DISTRIB_RELEASE"];

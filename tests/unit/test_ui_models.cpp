@@ -1,5 +1,6 @@
 // The Qt models over every board fixture, checked by QAbstractItemModelTester; the main window
 // loading a fixture on its worker thread.
+#include "board_expect.h"
 #include "core/collect_local.h"
 #include "ui/coremodel.h"
 #include "ui/mainwindow.h"
@@ -28,19 +29,10 @@ SnapshotPtr load(const std::string& board) {
     return std::make_shared<const Snapshot>(buildSnapshot(collectLocal(boards() / board)));
 }
 
-std::vector<std::string> boardNames() {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(boards()))
-        if (e.is_directory() && std::filesystem::exists(e.path() / "EXPECT"))
-            out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 } // namespace
 
 TEST(SnapshotModel, PassesTheModelTesterOnEveryBoard) {
-    for (const auto& b : boardNames()) {
+    for (const auto& b : coresteer::test::boardNames()) {
         SnapshotModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
