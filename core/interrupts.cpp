@@ -117,8 +117,10 @@ constexpr std::array<std::uint64_t, 8> kPow10 = {1,     10,     100,     1000,
 // Tokenizer::next + allDigits + text::parseU64 give, without scanning each byte three times
 // (this is most of the parse time on many-CPU tables). Count and OutOfRange (over 2^64-1;
 // `value` is then 0) move `pos` past the token; None (only white space left) and NotCount (a
-// token with a non-digit) leave it where it was.
-CountToken nextCount(std::string_view s, std::size_t& pos, std::uint64_t& value) {
+// token with a non-digit) leave it where it was. Forced inline: it runs once per count, and
+// GCC does not inline it by itself.
+[[gnu::always_inline]] inline CountToken nextCount(std::string_view s, std::size_t& pos,
+                                                   std::uint64_t& value) {
     const std::size_t n = s.size();
     const char* const d = s.data();
     std::size_t p = pos;

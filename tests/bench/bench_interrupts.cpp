@@ -1,0 +1,578 @@
+// Throughput and peak memory of coresteer::parseInterrupts on a synthetic 256-CPU x 4096-IRQ
+// /proc/interrupts and on a real 32-CPU server capture, compared with `awk '{print $1}'`.
+//
+// Targets: >= 300 MB/s, and a peak heap use while parsing below 2x the input size.
+// MB means 10^6 bytes in the summary; Google Benchmark's table counts bytes_per_second in
+// units of 1024 ("430M/s" there is 430 MiB/s).
+#include "core/diagnostics.h"
+#include "core/interrupts.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <new>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <malloc.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+// ---------------------------------------------------------------------------------------------
+// Counting global allocator: current and peak live heap bytes (malloc_usable_size).
+
+namespace {
+
+// Counting is on only around the untimed measurement parse, so the timed loops pay one
+// predictable branch per allocation. Blocks allocated before counting started and freed
+// during it only lower `g_liveBytes`; nothing counts blocks freed after it stopped.
+std::atomic<bool> g_counting{false};
+std::atomic<std::int64_t> g_liveBytes{0};
+std::atomic<std::int64_t> g_peakBytes{0};
+
+void noteAlloc(void* p) {
+    if (!p || !g_counting.load(std::memory_order_relaxed))
+        return;
+    const auto n = static_cast<std::int64_t>(malloc_usable_size(p));
+    const std::int64_t now = g_liveBytes.fetch_add(n, std::memory_order_relaxed) + n;
+    std::int64_t peak = g_peakBytes.load(std::memory_order_relaxed);
+    while (now > peak && !g_peakBytes.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
+}
+
+void noteFree(void* p) {
+    if (p && g_counting.load(std::memory_order_relaxed))
+        g_liveBytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)),
+                              std::memory_order_relaxed);
+}
+
+void* countedMalloc(std::size_t n) noexcept {
+    void* p = std::malloc(n ? n : 1);
+    noteAlloc(p);
+    return p;
+}
+
+void* countedAligned(std::size_t n, std::align_val_t al) noexcept {
+    const std::size_t a = std::max(static_cast<std::size_t>(al), sizeof(void*));
+    void* p = nullptr;
+    if (posix_memalign(&p, a, n ? n : 1) != 0)
+        return nullptr;
+    noteAlloc(p);
+    return p;
+}
+
+void countedFree(void* p) noexcept {
+    noteFree(p);
+    std::free(p);
+}
+
+void* throwingMalloc(std::size_t n) {
+    if (void* p = countedMalloc(n))
+        return p;
+    throw std::bad_alloc();
+}
+
+void* throwingAligned(std::size_t n, std::align_val_t al) {
+    if (void* p = countedAligned(n, al))
+        return p;
+    throw std::bad_alloc();
+}
+
+// Heap bytes allocated by `fn` at its peak, above what was live when it started.
+template <class Fn> std::size_t peakBytesDuring(Fn&& fn) {
+    g_liveBytes.store(0, std::memory_order_relaxed);
+    g_peakBytes.store(0, std::memory_order_relaxed);
+    g_counting.store(true, std::memory_order_relaxed);
+    fn();
+    g_counting.store(false, std::memory_order_relaxed);
+    return static_cast<std::size_t>(g_peakBytes.load(std::memory_order_relaxed));
+}
+
+} // namespace
+
+void* operator new(std::size_t n) {
+    return throwingMalloc(n);
+}
+void* operator new[](std::size_t n) {
+    return throwingMalloc(n);
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+    return countedMalloc(n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+    return countedMalloc(n);
+}
+void* operator new(std::size_t n, std::align_val_t al) {
+    return throwingAligned(n, al);
+}
+void* operator new[](std::size_t n, std::align_val_t al) {
+    return throwingAligned(n, al);
+}
+void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
+    return countedAligned(n, al);
+}
+void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
+    return countedAligned(n, al);
+}
+void operator delete(void* p) noexcept {
+    countedFree(p);
+}
+void operator delete[](void* p) noexcept {
+    countedFree(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    countedFree(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+    countedFree(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+    countedFree(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+    countedFree(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+    countedFree(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+    countedFree(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+    countedFree(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+    countedFree(p);
+}
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+    countedFree(p);
+}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+    countedFree(p);
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Synthetic /proc/interrupts in the kernel's format (kernel/irq/proc.c show_interrupts() and
+// arch/x86/kernel/irq.c arch_show_interrupts()).
+
+constexpr int kCpus = 256;
+constexpr int kIrqs = 4096;
+
+// xorshift64*: fixed seed, same bytes on every platform and standard library.
+class Prng {
+public:
+    std::uint64_t next() {
+        m_s ^= m_s >> 12;
+        m_s ^= m_s << 25;
+        m_s ^= m_s >> 27;
+        return m_s * 0x2545F4914F6CDD1DULL;
+    }
+    std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
+
+private:
+    std::uint64_t m_s = 0x9E3779B97F4A7C15ULL;
+};
+
+__attribute__((format(printf, 2, 3))) void appendf(std::string& out, const char* fmt, ...) {
+    char buf[128];
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    out.append(buf, static_cast<std::size_t>(std::clamp(n, 0, static_cast<int>(sizeof buf) - 1)));
+}
+
+// Per-CPU counts as a busy server shows them: mostly zero (affinity pins each IRQ to a few
+// CPUs), some small, some large up to the u32 wrap.
+std::uint32_t realisticCount(Prng& rng, bool hot) {
+    const std::uint32_t r = rng.below(100);
+    if (r < (hot ? 30u : 70u))
+        return 0;
+    if (r < (hot ? 60u : 90u))
+        return rng.below(1000);
+    if (r < (hot ? 85u : 97u))
+        return rng.below(10'000'000);
+    return static_cast<std::uint32_t>(rng.next() >> 32);
+}
+
+std::string makeSyntheticInterrupts() {
+    Prng rng;
+    // The label width follows nr_irqs, as in show_interrupts().
+    const long nrIrqs = kIrqs + 64;
+    int prec = 3;
+    for (long j = 1000; prec < 10 && j <= nrIrqs; ++prec)
+        j *= 10;
+
+    std::string out;
+    out.reserve(static_cast<std::size_t>(kIrqs + 32) * (prec + 2 + kCpus * 11 + 48));
+    appendf(out, "%*s", prec + 8, "");
+    for (int c = 0; c < kCpus; ++c)
+        appendf(out, "CPU%-8d", c);
+    out += '\n';
+
+    static const char* const ioapicActions[] = {"timer", "i8042", "", "", "serial", "", "", "",
+                                                "rtc0",  "acpi",  "", "", "i8042",  "", "", ""};
+    for (int irq = 0; irq < kIrqs; ++irq) {
+        appendf(out, "%*d: ", prec, irq);
+        const bool hot = irq >= 24 && irq % 7 != 0;
+        for (int c = 0; c < kCpus; ++c)
+            appendf(out, "%10u ", realisticCount(rng, hot));
+
+        if (irq < 16) {
+            // " %8s" chip, " %*lu" hwirq, "-%-8s" flow name, "  %s" actions.
+            appendf(out, " %8s %*d-%-8s", "IR-IO-APIC", prec, irq, irq == 9 ? "fasteoi" : "edge");
+            if (*ioapicActions[irq])
+                appendf(out, "  %s", ioapicActions[irq]);
+        } else if (irq < 24) {
+            appendf(out, " %8s %*d-%-8s", "IR-IO-APIC", prec, irq, "fasteoi");
+            if (irq == 16)
+                out += "  ehci_hcd:usb1, i801_smbus";
+            else if (irq == 23)
+                out += "  ehci_hcd:usb2";
+        } else if (irq % 512 == 100) {
+            // ARM GENERIC_IRQ_SHOW_LEVEL: " %8s" chip, " %*lu" hwirq, " %-8s" Level/Edge.
+            const bool level = irq % 1024 == 100;
+            appendf(out, " %8s %*d %-8s  eth%d", "GICv3", prec, 32 + irq % 480,
+                    level ? "Level" : "Edge", irq / 512);
+        } else if (irq % 997 == 0) {
+            // Allocated but no handler: the row ends in the padded flow name.
+            appendf(out, " %8s %*u-%-8s", "IR-PCI-MSI", prec, 65536u + static_cast<unsigned>(irq),
+                    "edge");
+        } else if (irq < 40) {
+            appendf(out, " %8s %*u-%-8s  nvme0q%d", "IR-PCI-MSI", prec,
+                    1048576u + static_cast<unsigned>(irq - 24), "edge", irq - 24);
+        } else {
+            const int nic = (irq - 40) / 64;
+            const int queue = (irq - 40) % 64;
+            appendf(out, " %8s %*u-%-8s  eth%d-TxRx-%d", "IR-PCI-MSI", prec,
+                    524288u + 2048u * static_cast<unsigned>(nic) + static_cast<unsigned>(queue),
+                    "edge", nic, queue);
+        }
+        out += '\n';
+    }
+
+    static const char* const named[][2] = {{"NMI", "Non-maskable interrupts"},
+                                           {"LOC", "Local timer interrupts"},
+                                           {"SPU", "Spurious interrupts"},
+                                           {"PMI", "Performance monitoring interrupts"},
+                                           {"IWI", "IRQ work interrupts"},
+                                           {"RTR", "APIC ICR read retries"},
+                                           {"RES", "Rescheduling interrupts"},
+                                           {"CAL", "Function call interrupts"},
+                                           {"TLB", "TLB shootdowns"},
+                                           {"TRM", "Thermal event interrupts"},
+                                           {"THR", "Threshold APIC interrupts"},
+                                           {"DFR", "Deferred Error APIC interrupts"},
+                                           {"MCE", "Machine check exceptions"},
+                                           {"MCP", "Machine check polls"}};
+    for (const auto& n : named) {
+        appendf(out, "%*s: ", prec, n[0]);
+        for (int c = 0; c < kCpus; ++c)
+            appendf(out, "%10u ", realisticCount(rng, true));
+        appendf(out, "  %s\n", n[1]);
+    }
+    appendf(out, "%*s: %10u\n", prec, "ERR", 0u);
+    appendf(out, "%*s: %10u\n", prec, "MIS", 0u);
+    return out;
+}
+
+constexpr std::size_t kSyntheticNamedRows = 16;
+
+// Checks that the parser understood the synthetic table, so a fast but wrong parser shows up.
+std::string checkSynthetic(const coresteer::InterruptTable& t, const coresteer::Diagnostics& d) {
+    if (!d.empty())
+        return "diagnostics: " + d.entries().front().toString();
+    if (t.cpus.size() != kCpus || t.rows.size() != kIrqs + kSyntheticNamedRows)
+        return "wrong shape: " + std::to_string(t.cpus.size()) + " CPUs, " +
+               std::to_string(t.rows.size()) + " rows";
+    const auto* eth = t.findIrq(43);
+    if (!eth || eth->chip != "IR-PCI-MSI" || eth->trigger != "edge" || eth->hwirq != 524291u ||
+        eth->actions != std::vector<std::string>{"eth0-TxRx-3"} || eth->countColumns != kCpus)
+        return "IRQ 43 misread";
+    const auto* gic = t.findIrq(100);
+    if (!gic || gic->chip != "GICv3" || gic->trigger != "Level" || gic->hwirq != 132u ||
+        gic->actions != std::vector<std::string>{"eth0"})
+        return "IRQ 100 misread";
+    const auto* shared = t.findIrq(16);
+    if (!shared || shared->actions.size() != 2)
+        return "IRQ 16 misread";
+    const auto* err = t.findLabel("ERR");
+    if (!err || err->countColumns != 1 || err->counts.size() != kCpus)
+        return "ERR row misread";
+    const auto* loc = t.findLabel("LOC");
+    if (!loc || loc->description != "Local timer interrupts")
+        return "LOC row misread";
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs and the awk reference.
+
+struct Input {
+    std::string name;
+    std::string path; // file on disk (awk reads it)
+    std::string data;
+    bool found = false;
+    std::optional<double> awkSeconds;
+    std::string awkError;
+};
+
+std::optional<std::string> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return std::move(ss).str();
+}
+
+// Writes `data` to a fresh temporary file; returns its path, or empty on failure.
+std::string writeTempFile(const std::string& data) {
+    std::error_code ec;
+    auto dir = std::filesystem::temp_directory_path(ec);
+    if (ec)
+        dir = "/tmp";
+    std::string tmpl = (dir / "coresteer-bench-interrupts-XXXXXX").string();
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0)
+        return {};
+    std::size_t off = 0;
+    while (off < data.size()) {
+        const ssize_t n = write(fd, data.data() + off, data.size() - off);
+        if (n <= 0) {
+            close(fd);
+            unlink(tmpl.c_str());
+            return {};
+        }
+        off += static_cast<std::size_t>(n);
+    }
+    close(fd);
+    return tmpl;
+}
+
+// Wall time of one `awk '{print $1}' FILE > /dev/null`, spawned directly (no shell).
+std::optional<double> timeAwkOnce(const std::string& path, std::string& error) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    std::string prog = "awk", script = "{print $1}", file = path;
+    char* argv[] = {prog.data(), script.data(), file.data(), nullptr};
+    const auto t0 = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, "awk", &fa, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        error = "cannot start awk";
+        return std::nullopt;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            error = "waitpid failed";
+            return std::nullopt;
+        }
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        error = "awk failed";
+        return std::nullopt;
+    }
+    return std::chrono::duration<double>(t1 - t0).count();
+}
+
+// Median of a few runs after one warm-up run (the file is then in the page cache).
+void timeAwk(Input& in) {
+    constexpr int kRuns = 7;
+    std::vector<double> times;
+    for (int i = 0; i <= kRuns; ++i) {
+        const auto t = timeAwkOnce(in.path, in.awkError);
+        if (!t)
+            return;
+        if (i > 0)
+            times.push_back(*t);
+    }
+    std::sort(times.begin(), times.end());
+    in.awkSeconds = times[times.size() / 2];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The benchmark.
+
+void benchParse(benchmark::State& state, const Input* in, bool synthetic) {
+    if (!in->found) {
+        state.SkipWithError(("not found: " + in->path).c_str());
+        return;
+    }
+    // One untimed parse to measure the peak heap use (the result included) and check the result.
+    std::size_t peak = 0;
+    std::string problem;
+    {
+        coresteer::Diagnostics diag;
+        std::optional<coresteer::InterruptTable> table;
+        peak = peakBytesDuring([&] { table.emplace(coresteer::parseInterrupts(in->data, diag)); });
+        if (synthetic)
+            problem = checkSynthetic(*table, diag);
+        else if (table->rows.empty() || diag.hasErrors())
+            problem = "capture not parsed";
+    }
+    if (!problem.empty()) {
+        state.SkipWithError(problem.c_str());
+        return;
+    }
+
+    for (auto _ : state) {
+        coresteer::Diagnostics diag;
+        auto table = coresteer::parseInterrupts(in->data, diag);
+        benchmark::DoNotOptimize(table.rows.data());
+        benchmark::ClobberMemory();
+    }
+
+    const auto bytes = static_cast<double>(in->data.size());
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(in->data.size()));
+    state.counters["input_MB"] = bytes / 1e6;
+    state.counters["peak_MB"] = static_cast<double>(peak) / 1e6;
+    state.counters["peak_x_input"] = static_cast<double>(peak) / bytes;
+}
+
+// Prints the usual table and keeps the runs of each benchmark for the summary.
+class SummaryReporter : public benchmark::ConsoleReporter {
+public:
+    using ConsoleReporter::ConsoleReporter;
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const auto& r : runs) {
+            if (r.run_type == Run::RT_Iteration)
+                m_runs[r.run_name.function_name].push_back(r);
+            else if (r.aggregate_name == "median")
+                m_medians[r.run_name.function_name] = r;
+        }
+        ConsoleReporter::ReportRuns(runs);
+    }
+    // The median run by time (several with --benchmark_repetitions), the "median" aggregate
+    // (with --benchmark_report_aggregates_only), or nullptr.
+    const Run* median(const std::string& bench) const {
+        const auto it = m_runs.find(bench);
+        if (it == m_runs.end() || it->second.empty()) {
+            const auto agg = m_medians.find(bench);
+            return agg == m_medians.end() ? nullptr : &agg->second;
+        }
+        std::vector<const Run*> v;
+        for (const auto& r : it->second)
+            v.push_back(&r);
+        std::sort(v.begin(), v.end(), [](const Run* a, const Run* b) {
+            return a->GetAdjustedRealTime() < b->GetAdjustedRealTime();
+        });
+        return v[v.size() / 2];
+    }
+
+private:
+    std::map<std::string, std::vector<Run>> m_runs;
+    std::map<std::string, Run> m_medians;
+};
+
+double counter(const benchmark::BenchmarkReporter::Run& r, const char* name) {
+    const auto it = r.counters.find(name);
+    return it == r.counters.end() ? 0.0 : it->second.value;
+}
+
+void printSummary(const SummaryReporter& rep, const std::string& bench, const Input& in) {
+    std::printf("%s: ", in.name.c_str());
+    if (!in.found) {
+        std::printf("not found at %s (skipped)\n", in.path.c_str());
+        return;
+    }
+    const auto* run = rep.median(bench);
+    if (!run) {
+        std::printf("not run\n");
+        return;
+    }
+    const auto& r = *run;
+    if (r.error_occurred) {
+        std::printf("error: %s\n", r.error_message.c_str());
+        return;
+    }
+    const double parseSeconds =
+        r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit);
+    const double mbps = static_cast<double>(in.data.size()) / 1e6 / parseSeconds;
+    const double peakRatio = counter(r, "peak_x_input");
+    std::printf("%.2f MB, %.0f MB/s, peak %.2f x input; ", counter(r, "input_MB"), mbps, peakRatio);
+    if (in.awkSeconds)
+        std::printf("awk %.2f ms; ratio %.2f", *in.awkSeconds * 1e3, parseSeconds / *in.awkSeconds);
+    else
+        std::printf("awk n/a (%s)", in.awkError.c_str());
+    std::printf("  [parse %.2f ms; >= 300 MB/s: %s; < 2x memory: %s]\n", parseSeconds * 1e3,
+                mbps >= 300.0 ? "PASS" : "FAIL", peakRatio < 2.0 ? "PASS" : "FAIL");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+
+    Input synthetic;
+    synthetic.name = "synthetic 256x4096";
+    synthetic.data = makeSyntheticInterrupts();
+    synthetic.path = writeTempFile(synthetic.data);
+    synthetic.found = true;
+    if (synthetic.path.empty())
+        synthetic.awkError = "cannot write a temporary file";
+
+    Input server;
+    server.name = "server 32cpu";
+    server.path = std::string(CORESTEER_SHARED_DIR) +
+                  "/fixtures-raw/server-2xE5-2640-ixgbe-igb-32cpu/proc_interrupts.txt";
+    if (auto d = readFile(server.path)) {
+        server.data = std::move(*d);
+        server.found = true;
+    } else {
+        std::printf("server capture not found: %s (its benchmark is skipped)\n",
+                    server.path.c_str());
+    }
+
+    if (!synthetic.path.empty())
+        timeAwk(synthetic);
+    if (server.found)
+        timeAwk(server);
+    for (const Input* in : {&synthetic, &server})
+        if (in->awkSeconds)
+            std::printf("awk '{print $1}' %s > /dev/null: %.2f ms (median of 7)\n",
+                        in->path.c_str(), *in->awkSeconds * 1e3);
+
+    benchmark::RegisterBenchmark("BM_ParseSynthetic256x4096", benchParse, &synthetic, true)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_ParseServer32cpu", benchParse, &server, false)
+        ->Unit(benchmark::kMillisecond);
+
+    const auto opts = isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
+                                            : benchmark::ConsoleReporter::OO_Tabular;
+    SummaryReporter reporter(opts);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+
+    std::printf("\nSummary (targets: >= 300 MB/s, peak heap while parsing < 2x input):\n");
+    printSummary(reporter, "BM_ParseSynthetic256x4096", synthetic);
+    printSummary(reporter, "BM_ParseServer32cpu", server);
+
+    if (!synthetic.path.empty())
+        unlink(synthetic.path.c_str());
+    return 0;
+}
