@@ -33,8 +33,10 @@ std::optional<std::string> BundleReader::line(const std::string& path) {
     const auto t = text(path);
     if (!t)
         return std::nullopt;
-    auto first = t->substr(0, t->find('\n'));
-    return std::string(text::trim(first));
+    const auto first = text::trim(t->substr(0, t->find('\n')));
+    if (first.empty())
+        return std::nullopt; // an empty attribute says nothing (a read error through `read`)
+    return std::string(first);
 }
 
 std::optional<std::uint64_t> BundleReader::number(const std::string& path, std::uint64_t max) {

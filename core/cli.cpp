@@ -1,8 +1,10 @@
 #include "core/cli.h"
 
 #include "core/collect_local.h"
+#include "core/collect_remote.h"
 #include "core/snapshot_json.h"
 #include "core/snapshot_text.h"
+#include "core/ssh/terminal_prompter.h"
 
 #include <filesystem>
 #include <ostream>
@@ -16,6 +18,11 @@ constexpr const char* kUsage = R"(usage: coresteer-cli <command> [options]
 commands:
   snapshot --root DIR [--json]   read /proc and /sys below DIR ("/" for this machine) and
                                  print the CPU, IRQ and queue layout
+  snapshot TARGET [--root DIR] [--known-hosts FILE] [--identity FILE] [--ssh-config FILE]
+           [--accept-new-host-key] [--json]
+                                 the same from a router over SSH, in one connection and one
+                                 command; TARGET is ssh://[user@]host[:port] or an ssh_config
+                                 alias. --root is then a directory on the router (default /)
   --help                         this text
   --version                      the version
 
@@ -27,41 +34,92 @@ int usageError(std::ostream& err, const std::string& msg) {
     return 2;
 }
 
+void printSnapshot(const Snapshot& snap, const std::string& where, bool json, std::ostream& out,
+                   std::ostream& err) {
+    if (json)
+        out << toJsonText(snap) << "\n";
+    else
+        out << toText(snap);
+    for (const auto& d : snap.diagnostics.entries())
+        err << where << (where.back() == '/' ? "" : "/") << d.toString() << "\n";
+}
+
 int snapshotCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string root;
-    bool json = false;
+    std::string root, target, knownHosts, identity, sshConfig;
+    bool json = false, acceptNew = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
+        auto value = [&](std::string& dst) {
+            if (i + 1 >= args.size())
+                return false;
+            dst = args[++i];
+            return true;
+        };
         if (a == "--json") {
             json = true;
+        } else if (a == "--accept-new-host-key") {
+            acceptNew = true;
         } else if (a == "--root") {
-            if (i + 1 >= args.size())
+            if (!value(root))
                 return usageError(err, "--root needs a directory");
-            root = args[++i];
         } else if (a.rfind("--root=", 0) == 0) {
             root = a.substr(7);
+        } else if (a == "--known-hosts") {
+            if (!value(knownHosts))
+                return usageError(err, "--known-hosts needs a file");
+        } else if (a == "--identity" || a == "-i") {
+            if (!value(identity))
+                return usageError(err, "--identity needs a file");
+        } else if (a == "--ssh-config" || a == "-F") {
+            if (!value(sshConfig))
+                return usageError(err, "--ssh-config needs a file");
+        } else if (!a.empty() && a[0] != '-' && target.empty()) {
+            target = a;
         } else {
             return usageError(err, "unknown argument '" + a + "' for snapshot");
         }
     }
-    if (root.empty())
-        return usageError(err, "snapshot needs --root DIR");
-    std::error_code ec;
-    if (!std::filesystem::is_directory(root, ec)) {
-        err << "coresteer-cli: " << root << ": not a directory\n";
+    if (target.empty()) {
+        if (root.empty())
+            return usageError(err, "snapshot needs --root DIR or an SSH target");
+        std::error_code ec;
+        if (!std::filesystem::is_directory(root, ec)) {
+            err << "coresteer-cli: " << root << ": not a directory\n";
+            return 2;
+        }
+        const auto snap = buildSnapshot(collectLocal(root));
+        printSnapshot(snap, root, json, out, err);
+        if (snap.completeness() == 2)
+            err << "coresteer-cli: " << root << ": no usable interrupt or CPU data\n";
+        return snap.completeness();
+    }
+
+    std::string error;
+    auto t = ssh::parseTarget(target, &error);
+    if (!t) {
+        err << "coresteer-cli: " << error << "\n";
         return 2;
     }
-    const auto snap = buildSnapshot(collectLocal(root));
-    if (json)
-        out << toJson(snap).dump(2) << "\n";
-    else
-        out << toText(snap);
-    for (const auto& d : snap.diagnostics.entries())
-        err << root << (root.back() == '/' ? "" : "/") << d.toString() << "\n";
-    const int verdict = snap.completeness();
-    if (verdict == 2)
-        err << "coresteer-cli: " << root << ": no usable interrupt or CPU data\n";
-    return verdict;
+    t->knownHostsFile = knownHosts;
+    t->identityFile = identity;
+    t->configFile = sshConfig;
+    ssh::TerminalPrompter prompter(err, acceptNew);
+    ssh::Session session(*t, prompter);
+    if (!session.connect()) {
+        err << "coresteer-cli: " << session.error().message << "\n";
+        return 2;
+    }
+    const std::string remoteRoot = root.empty() ? "/" : root;
+    const auto bundle = collectRemote(session, remoteRoot, &error);
+    if (!bundle) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    }
+    const auto snap = buildSnapshot(*bundle);
+    printSnapshot(snap, bundle->origin, json, out, err);
+    if (snap.completeness() == 2)
+        err << "coresteer-cli: " << bundle->origin << ": no usable interrupt or CPU data\n";
+    return snap.completeness();
 }
 
 } // namespace

@@ -77,7 +77,7 @@ std::optional<std::vector<std::string>> listDir(const fs::path& p) {
         if (ec || names.size() >= kMaxDirNames)
             break;
         auto name = it->path().filename().string();
-        if (!name.empty() && name[0] != '.')
+        if (!name.empty() && name[0] != '.' && name.find('\n') == std::string::npos)
             names.push_back(std::move(name));
     }
     std::sort(names.begin(), names.end());

@@ -153,4 +153,8 @@ json toJson(const Snapshot& snap) {
     return j;
 }
 
+std::string toJsonText(const Snapshot& snap, int indent) {
+    return toJson(snap).dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
 } // namespace coresteer

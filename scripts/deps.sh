@@ -11,7 +11,8 @@ CORESTEER_BUILD_PACKAGES=(
 CORESTEER_TEST_PACKAGES=(
     libgtest-dev libbenchmark-dev
     clang libclang-rt-14-dev
-    gawk
+    gawk busybox-static
+    openssh-server openssh-client dropbear-bin
 )
 
 ensure_packages() {

@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         bundle.add(path, {kind, fdp.ConsumeRandomLengthString(4096)});
     }
     const auto snap = buildSnapshot(bundle);
-    (void)toJson(snap).dump();
+    (void)toJsonText(snap);
     (void)toText(snap);
     return 0;
 }

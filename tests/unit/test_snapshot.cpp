@@ -2,6 +2,7 @@
 #include "core/bundle.h"
 #include "core/collect_local.h"
 #include "core/snapshot.h"
+#include "core/snapshot_json.h"
 
 #include <gtest/gtest.h>
 
@@ -183,4 +184,15 @@ TEST(Bundle, BoundsEntriesAndBytes) {
     EXPECT_TRUE(b.truncated());
     EXPECT_LE(b.totalBytes(), FileBundle::kMaxTotalBytes);
     EXPECT_EQ(added, 255);
+}
+
+TEST_F(TempRoot, NonUtf8NamesStillGiveValidJson) {
+    // Found by fuzz_snapshot: a 0xff byte in an IRQ action name made the JSON serializer throw.
+    write("proc/interrupts", "           CPU0\n  5:  1  GIC 1 Level  eth\xff\xfe"
+                             "0\n");
+    write("sys/class/net/eth\xff/mtu", "1500\n");
+    const auto text = toJsonText(snapshot());
+    const auto j = nlohmann::json::parse(text);
+    EXPECT_EQ(j["irqs"][0]["actions"][0], "eth\xef\xbf\xbd\xef\xbf\xbd"
+                                          "0");
 }

@@ -1,0 +1,299 @@
+#include "core/collect_remote.h"
+
+#include "core/ssh/session.h"
+#include "core/text.h"
+
+#include <algorithm>
+#include <random>
+
+namespace coresteer {
+
+namespace {
+
+constexpr std::uint64_t kAttrBytes = 64u << 10;
+
+bool isWild(std::string_view c) {
+    return !c.empty() && (c.back() == '*' || c.back() == '#');
+}
+
+std::string randomToken() {
+    std::random_device rd;
+    static const char* hex = "0123456789abcdef";
+    std::string t = "@@cs";
+    for (int i = 0; i < 32; ++i)
+        t += hex[rd() % 16];
+    return t;
+}
+
+// Small sysfs and procfs attributes are read with the shell's `read`, which saves a fork per
+// file; tables, device-tree strings (with NULs) and anything large go through cat.
+bool readWithBuiltin(const CollectPattern& p) {
+    return p.maxBytes <= kAttrBytes && !text::startsWith(p.pattern, "proc/device-tree/");
+}
+
+constexpr const char* kPrelude = R"SH(LC_ALL=C
+export LC_ALL
+NL='
+'
+hdr() { printf '%s %s %s\n' "$T" "$1" "$2"; }
+fin() { printf '\n%s E\n' "$T"; }
+m() {
+    case $2 in .*|''|*"$NL"*) return 1 ;; esac
+    case $1 in
+    *'#') p=${1%?}
+        case $2 in "$p"*) r=${2#"$p"}; case $r in ''|*[!0-9]*) return 1 ;; esac; return 0 ;; esac
+        return 1 ;;
+    *'*') p=${1%?}; case $2 in "$p"*) return 0 ;; esac; return 1 ;;
+    esac
+    [ "$1" = "$2" ]
+}
+lsd() {
+    [ -d "$R/$1" ] || return 0
+    hdr D "$1"
+    for n in "$R/$1"/*; do
+        [ -e "$n" ] || [ -L "$n" ] || continue
+        n=${n##*/}
+        case $n in *"$NL"*) continue ;; esac
+        printf '%s\n' "$n"
+    done
+    fin
+}
+miss() { [ "$2" = 1 ] || { hdr M "$1"; fin; }; }
+cf() {
+    f="$R/$1"
+    if [ ! -e "$f" ]; then miss "$1" "$2"; return 0; fi
+    hdr F "$1"
+    if [ -d "$f" ]; then printf '\n%s E 1 cat: %s: Is a directory\n' "$T" "$1"; return 0; fi
+    { e=$(cat "$f" 2>&1 >&3); } 3>&1
+    rc=$?
+    e=${e%%"$NL"*}
+    printf '\n%s E %s %s\n' "$T" "$rc" "$e"
+}
+rf() {
+    f="$R/$1"
+    if [ ! -e "$f" ]; then miss "$1" "$2"; return 0; fi
+    hdr F "$1"
+    if [ -d "$f" ]; then printf '\n%s E 1 read: %s: Is a directory\n' "$T" "$1"; return 0; fi
+    if [ ! -r "$f" ]; then printf '\n%s E 1 read: %s: Permission denied\n' "$T" "$1"; return 0; fi
+    l=
+    while IFS= read -r l; do printf '%s\n' "$l"; l=; done < "$f"
+    [ -n "$l" ] && printf '%s' "$l"
+    fin
+}
+lk() {
+    if t=$(readlink "$R/$1" 2>/dev/null); then hdr L "$1"; printf '%s' "$t"; fin
+    else miss "$1" "$2"; fi
+}
+dr() { if [ -d "$R/$1" ]; then lsd "$1"; else miss "$1" "$2"; fi; }
+)SH";
+
+// Shell code that walks one pattern: nested loops over its wildcard components.
+std::string walkCode(const CollectPattern& p) {
+    const auto comps = text::split(p.pattern, '/');
+    const bool wild = std::any_of(comps.begin(), comps.end(), isWild);
+    std::string code, rel, indent;
+    int depth = 0;
+    for (std::size_t i = 0; i < comps.size(); ++i) {
+        const auto c = comps[i];
+        if (!isWild(c)) {
+            rel += (rel.empty() ? "" : "/") + std::string(c);
+            continue;
+        }
+        ++depth;
+        const std::string var = "n" + std::to_string(depth);
+        const std::string glob = std::string(c.substr(0, c.size() - 1)) + "*";
+        code += indent + "lsd \"" + rel + "\"\n";
+        code +=
+            indent + "for a" + std::to_string(depth) + " in \"$R/" + rel + "\"/" + glob + "; do\n";
+        indent += "  ";
+        code += indent + var + "=${a" + std::to_string(depth) + "##*/}; m '" + std::string(c) +
+                "' \"$" + var + "\" || continue\n";
+        rel += (rel.empty() ? "$" : "/$") + var;
+    }
+    const char* fn = p.kind == BundleEntry::Kind::Link  ? "lk"
+                     : p.kind == BundleEntry::Kind::Dir ? "dr"
+                     : readWithBuiltin(p)               ? "rf"
+                                                        : "cf";
+    code += indent + fn + " \"" + rel + "\" " + (wild ? "1" : "0") + "\n";
+    for (int d = depth; d > 0; --d) {
+        indent.resize(indent.size() - 2);
+        code += indent + "done\n";
+    }
+    return code;
+}
+
+std::string reasonFrom(std::string_view message) {
+    // "cat: /x: Permission denied", "cat: can't open '/x': Permission denied" -> the reason.
+    const auto colon = message.rfind(": ");
+    return std::string(
+        text::trim(colon == std::string_view::npos ? message : message.substr(colon + 2)));
+}
+
+// A directory whose listing the walk records: a proper prefix of some pattern, up to a wildcard.
+bool isListedDirectory(std::string_view path) {
+    const auto parts = text::split(path, '/');
+    for (const auto& p : collectionSpec()) {
+        const auto comps = text::split(p.pattern, '/');
+        if (comps.size() <= parts.size() || !isWild(comps[parts.size()]))
+            continue;
+        bool ok = true;
+        for (std::size_t i = 0; ok && i < parts.size(); ++i)
+            ok = matchComponent(comps[i], parts[i]);
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+CollectScript makeCollectScript(const std::string& root) {
+    CollectScript cs;
+    cs.token = randomToken();
+    std::string r = root;
+    while (r.size() > 1 && r.back() == '/')
+        r.pop_back();
+    if (r == "/")
+        r.clear();
+    cs.script = "R=" + ssh::shellQuote(r) + "\nT='" + cs.token + "'\n" + kPrelude;
+    for (const auto& p : collectionSpec())
+        cs.script += walkCode(p);
+    cs.script += "printf '%s DONE\\n' \"$T\"\n";
+    return cs;
+}
+
+const CollectPattern* patternFor(std::string_view path) {
+    const auto parts = text::split(path, '/');
+    for (const auto& p : collectionSpec()) {
+        const auto comps = text::split(p.pattern, '/');
+        if (comps.size() != parts.size())
+            continue;
+        bool ok = true;
+        for (std::size_t i = 0; ok && i < comps.size(); ++i)
+            ok = matchComponent(comps[i], parts[i]);
+        if (ok)
+            return &p;
+    }
+    return nullptr;
+}
+
+bool parseCollectOutput(std::string_view out, const std::string& token, FileBundle& bundle,
+                        std::string* error) {
+    auto fail = [&](const std::string& msg) {
+        if (error)
+            *error = msg;
+        return false;
+    };
+    const std::string marker = token + " ";
+    const std::string endMarker = "\n" + token + " E";
+    std::size_t pos = 0;
+    while (true) {
+        if (out.compare(pos, marker.size(), marker) != 0)
+            return fail("the router's output is cut short or garbled near byte " +
+                        std::to_string(pos));
+        const auto eol = out.find('\n', pos);
+        if (eol == std::string_view::npos)
+            return fail("the router's output is cut short");
+        const auto header = out.substr(pos + marker.size(), eol - pos - marker.size());
+        if (header == "DONE")
+            return true;
+        if (header.size() < 3 || header[1] != ' ')
+            return fail("bad entry header in the router's output");
+        const char kind = header[0];
+        const std::string path(header.substr(2));
+        const auto contentStart = eol + 1;
+        const auto end = out.find(endMarker, contentStart);
+        if (end == std::string_view::npos)
+            return fail("the router's output is cut short in " + text::printable(path));
+        const std::string_view content = out.substr(contentStart, end - contentStart);
+        const auto endEol = out.find('\n', end + endMarker.size());
+        if (endEol == std::string_view::npos)
+            return fail("the router's output is cut short after " + text::printable(path));
+        const auto status =
+            text::trim(out.substr(end + endMarker.size(), endEol - end - endMarker.size()));
+        pos = endEol + 1;
+
+        const auto* pat = patternFor(path);
+        if (!pat && !(kind == 'D' && isListedDirectory(path)))
+            return fail("the router sent an unexpected path: " + text::printable(path));
+        const bool wild = pat && pat->pattern != path;
+        BundleEntry e;
+        switch (kind) {
+        case 'F': {
+            const auto sp = status.find(' ');
+            const auto rc = text::parseU64(status.substr(0, sp));
+            if (!status.empty() && (!rc || *rc != 0)) {
+                const auto reason =
+                    reasonFrom(sp == std::string_view::npos ? "" : status.substr(sp + 1));
+                if (reason.find("No such file") != std::string::npos) {
+                    if (wild)
+                        continue;
+                    e = {BundleEntry::Kind::Missing, {}};
+                } else {
+                    e = {BundleEntry::Kind::Unreadable, reason};
+                }
+            } else if (!pat) {
+                return fail("the router sent a file where a directory was expected");
+            } else if (content.size() > pat->maxBytes) {
+                e = {BundleEntry::Kind::TooLarge, std::to_string(pat->maxBytes)};
+            } else {
+                e = {BundleEntry::Kind::File, std::string(content)};
+            }
+            break;
+        }
+        case 'L':
+            e = {BundleEntry::Kind::Link, std::string(content)};
+            break;
+        case 'D': {
+            std::vector<std::string> names;
+            for (auto n : text::split(content, '\n'))
+                if (!n.empty() && names.size() < 65536)
+                    names.emplace_back(n);
+            std::sort(names.begin(), names.end());
+            std::string joined;
+            for (const auto& n : names)
+                joined += n + "\n";
+            e = {BundleEntry::Kind::Dir, joined};
+            if (bundle.get(path))
+                continue; // listed once already
+            break;
+        }
+        case 'M':
+            e = {BundleEntry::Kind::Missing, {}};
+            break;
+        default:
+            return fail("bad entry kind in the router's output");
+        }
+        if (!bundle.add(path, std::move(e)))
+            return fail("the router sent more files or bytes than coresteer accepts");
+    }
+}
+
+} // namespace coresteer
+
+namespace coresteer {
+
+std::optional<FileBundle> collectRemote(ssh::Session& session, const std::string& root,
+                                        std::string* error) {
+    const auto cs = makeCollectScript(root);
+    const auto r = session.run("sh -s", cs.script);
+    if (!r) {
+        if (error)
+            *error = session.error().message;
+        return std::nullopt;
+    }
+    if (r->exitStatus != 0) {
+        if (error)
+            *error = "the collector script failed on the router (exit status " +
+                     std::to_string(r->exitStatus) +
+                     "): " + text::printable(text::trim(r->err), 300);
+        return std::nullopt;
+    }
+    FileBundle bundle;
+    bundle.origin = "ssh://" + session.target().display() + (root == "/" ? "" : root);
+    if (!parseCollectOutput(r->out, cs.token, bundle, error))
+        return std::nullopt;
+    return bundle;
+}
+
+} // namespace coresteer

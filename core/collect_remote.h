@@ -1,0 +1,50 @@
+// The collection spec as one POSIX sh script, and its output back as a FileBundle.
+//
+// The script runs on the router with `sh -s` (BusyBox ash, dash and bash alike), using only
+// cat, readlink and shell builtins. It walks the same globs as collectLocal() and prints every
+// entry between delimiters made of a random per-run token, which no file content can fake:
+//
+//   <token> F proc/interrupts\n<content>\n<token> E <status> <message>\n
+//   <token> L sys/class/net/eth0/device\n<target>\n<token> E\n
+//   <token> D sys/class/net\n<name>\n<name>\n...\n<token> E\n
+//   <token> M etc/openwrt_release\n\n<token> E\n
+//   <token> DONE\n
+//
+// The root prefix reaches the script single-quoted; names found on the router only ever live in
+// double-quoted variables, never in code.
+#pragma once
+
+#include "core/bundle.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace coresteer {
+
+namespace ssh {
+class Session;
+}
+
+struct CollectScript {
+    std::string token;
+    std::string script;
+};
+
+// A script that collects `root` ("/" on a router; a fixture root in tests).
+CollectScript makeCollectScript(const std::string& root);
+
+// Parses the script's output. False, with a message in *error, when the output is cut short
+// or its framing is broken; the bundle is then not to be used.
+bool parseCollectOutput(std::string_view output, const std::string& token, FileBundle& bundle,
+                        std::string* error);
+
+// Collects `root` on the router in one exec of one script. nullopt, with a message in *error,
+// on any failure: a snapshot is never built from half an answer.
+std::optional<FileBundle> collectRemote(ssh::Session& session, const std::string& root,
+                                        std::string* error);
+
+// Which pattern of the spec a collected path belongs to (nullptr when none).
+const CollectPattern* patternFor(std::string_view path);
+
+} // namespace coresteer

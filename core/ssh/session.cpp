@@ -1,0 +1,558 @@
+#include "core/ssh/session.h"
+
+#include "core/text.h"
+
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+
+#include <chrono>
+#include <cstring>
+#include <poll.h>
+#include <random>
+
+namespace coresteer::ssh {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kSliceMs = 100;
+
+struct SessionDeleter {
+    void operator()(ssh_session s) const {
+        if (ssh_is_connected(s))
+            ssh_disconnect(s);
+        ssh_free(s);
+    }
+};
+struct ChannelDeleter {
+    void operator()(ssh_channel c) const {
+        if (ssh_channel_is_open(c))
+            ssh_channel_close(c);
+        ssh_channel_free(c);
+    }
+};
+struct KeyDeleter {
+    void operator()(ssh_key k) const { ssh_key_free(k); }
+};
+struct StringDeleter {
+    void operator()(char* p) const { ssh_string_free_char(p); }
+};
+using ChannelPtr = std::unique_ptr<ssh_channel_struct, ChannelDeleter>;
+using KeyPtr = std::unique_ptr<ssh_key_struct, KeyDeleter>;
+
+std::string fingerprintOf(ssh_key key) {
+    unsigned char* hash = nullptr;
+    size_t len = 0;
+    if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &len) != SSH_OK)
+        return {};
+    std::unique_ptr<char, StringDeleter> fp(
+        ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, len));
+    ssh_clean_pubkey_hash(&hash);
+    return fp ? std::string(fp.get()) : std::string();
+}
+
+std::string methodNames(int mask) {
+    std::vector<std::string> v;
+    if (mask & SSH_AUTH_METHOD_PUBLICKEY)
+        v.push_back("publickey");
+    if (mask & SSH_AUTH_METHOD_INTERACTIVE)
+        v.push_back("keyboard-interactive");
+    if (mask & SSH_AUTH_METHOD_PASSWORD)
+        v.push_back("password");
+    if (mask & SSH_AUTH_METHOD_HOSTBASED)
+        v.push_back("hostbased");
+    if (mask & SSH_AUTH_METHOD_GSSAPI_MIC)
+        v.push_back("gssapi-with-mic");
+    std::string s;
+    for (const auto& m : v)
+        s += (s.empty() ? "" : ", ") + m;
+    return s;
+}
+
+void wipe(std::string& s) {
+    volatile char* p = s.data();
+    for (std::size_t i = 0; i < s.size(); ++i)
+        p[i] = 0;
+    s.clear();
+}
+
+} // namespace
+
+struct Session::Impl {
+    std::unique_ptr<ssh_session_struct, SessionDeleter> session;
+    ssh_callbacks_struct callbacks{};
+    Session* owner = nullptr;
+    std::string lastPassphraseError;
+
+    ssh_session s() const { return session.get(); }
+
+    // Waits up to one slice for the socket to become readable or writable.
+    void waitSocket() const {
+        const socket_t fd = ssh_get_fd(s());
+        if (fd == SSH_INVALID_SOCKET) {
+            ::poll(nullptr, 0, 10);
+            return;
+        }
+        pollfd p{fd, POLLIN | POLLOUT, 0};
+        ::poll(&p, 1, 20);
+    }
+
+    static int passphraseCallback(const char* prompt, char* buf, size_t len, int, int,
+                                  void* userdata) {
+        auto* self = static_cast<Impl*>(userdata);
+        auto answer = self->owner->m_prompter.passphrase(prompt ? prompt : "Passphrase");
+        if (!answer || answer->size() + 1 > len) {
+            if (answer)
+                wipe(*answer);
+            return -1;
+        }
+        std::memcpy(buf, answer->c_str(), answer->size() + 1);
+        wipe(*answer);
+        return 0;
+    }
+};
+
+std::string shellQuote(std::string_view s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\0')
+            continue;
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
+    }
+    out += "'";
+    return out;
+}
+
+Session::Session(Target target, Prompter& prompter)
+    : m_target(std::move(target)), m_prompter(prompter), m_impl(std::make_unique<Impl>()) {
+    m_impl->owner = this;
+}
+
+Session::~Session() {
+    disconnect();
+}
+
+bool Session::fail(ErrorKind kind, const std::string& detail) {
+    m_error = makeError(kind, m_target.display(), detail);
+    return false;
+}
+
+bool Session::isConnected() const {
+    return m_impl->session && ssh_is_connected(m_impl->s()) != 0;
+}
+
+void Session::disconnect() {
+    m_impl->session.reset();
+}
+
+bool Session::configure() {
+    m_impl->session.reset(ssh_new());
+    ssh_session s = m_impl->s();
+    if (!s)
+        return fail(ErrorKind::Protocol, "out of memory");
+    const auto& t = m_target;
+    bool ok = ssh_options_set(s, SSH_OPTIONS_HOST, t.host.c_str()) == SSH_OK;
+    if (t.port > 0) {
+        const unsigned int port = static_cast<unsigned int>(t.port);
+        ok = ok && ssh_options_set(s, SSH_OPTIONS_PORT, &port) == SSH_OK;
+    }
+    if (!t.user.empty())
+        ok = ok && ssh_options_set(s, SSH_OPTIONS_USER, t.user.c_str()) == SSH_OK;
+    if (!t.sshDir.empty())
+        ok = ok && ssh_options_set(s, SSH_OPTIONS_SSH_DIR, t.sshDir.c_str()) == SSH_OK;
+    if (!t.knownHostsFile.empty()) {
+        ok = ok && ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, t.knownHostsFile.c_str()) == SSH_OK;
+        // An explicit known_hosts stands alone: the system-wide file is not consulted.
+        ok = ok && ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null") == SSH_OK;
+    }
+    const long seconds = std::max(1, t.connectTimeoutMs / 1000);
+    ok = ok && ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &seconds) == SSH_OK;
+    const int no = 0;
+    ok = ok && ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &no) == SSH_OK;
+    if (!ok)
+        return fail(ErrorKind::BadTarget, ssh_get_error(s));
+    if (t.configFile != "none") {
+        if (ssh_options_parse_config(s, t.configFile.empty() ? nullptr : t.configFile.c_str()) !=
+            SSH_OK)
+            return fail(ErrorKind::BadTarget,
+                        "cannot read ssh_config " +
+                            (t.configFile.empty() ? "~/.ssh/config" : t.configFile));
+    }
+    if (!t.identityFile.empty() &&
+        ssh_options_set(s, SSH_OPTIONS_ADD_IDENTITY, t.identityFile.c_str()) != SSH_OK)
+        return fail(ErrorKind::BadTarget, ssh_get_error(s));
+
+    m_impl->callbacks.userdata = m_impl.get();
+    m_impl->callbacks.auth_function = &Impl::passphraseCallback;
+    ssh_callbacks_init(&m_impl->callbacks);
+    ssh_set_callbacks(s, &m_impl->callbacks);
+    return true;
+}
+
+bool Session::connectSocket() {
+    ssh_session s = m_impl->s();
+    ssh_set_blocking(s, 0);
+    const auto deadline = Clock::now() + std::chrono::milliseconds(m_target.connectTimeoutMs);
+    while (true) {
+        const int rc = ssh_connect(s);
+        if (rc == SSH_OK)
+            break;
+        if (rc == SSH_ERROR) {
+            const std::string msg = ssh_get_error(s);
+            return fail(classifyConnectError(msg), msg);
+        }
+        if (m_stop)
+            return fail(ErrorKind::Stopped);
+        if (Clock::now() > deadline)
+            return fail(ErrorKind::Timeout,
+                        "no answer within " + std::to_string(m_target.connectTimeoutMs) + " ms");
+        m_impl->waitSocket();
+    }
+    return true;
+}
+
+bool Session::verifyHostKey() {
+    ssh_session s = m_impl->s();
+    ssh_key raw = nullptr;
+    if (ssh_get_server_publickey(s, &raw) != SSH_OK)
+        return fail(ErrorKind::Protocol, ssh_get_error(s));
+    KeyPtr key(raw);
+    m_hostKey.type = ssh_key_type_to_char(ssh_key_type(key.get()));
+    m_hostKey.fingerprint = fingerprintOf(key.get());
+
+    const auto state = ssh_session_is_known_server(s);
+    switch (state) {
+    case SSH_KNOWN_HOSTS_OK:
+        return true;
+    case SSH_KNOWN_HOSTS_CHANGED:
+    case SSH_KNOWN_HOSTS_OTHER: {
+        ssh_knownhosts_entry* entry = nullptr;
+        HostKey known{"?", "?"};
+        if (ssh_session_get_known_hosts_entry(s, &entry) != SSH_KNOWN_HOSTS_ERROR && entry) {
+            if (entry->publickey) {
+                known.type = ssh_key_type_to_char(ssh_key_type(entry->publickey));
+                known.fingerprint = fingerprintOf(entry->publickey);
+            }
+            ssh_knownhosts_entry_free(entry);
+        }
+        m_knownKey = known;
+        return fail(ErrorKind::HostKeyChanged, "known_hosts has " + known.type + " " +
+                                                   known.fingerprint + ", the server offered " +
+                                                   m_hostKey.type + " " + m_hostKey.fingerprint);
+    }
+    case SSH_KNOWN_HOSTS_NOT_FOUND:
+    case SSH_KNOWN_HOSTS_UNKNOWN:
+        if (!m_prompter.acceptUnknownHostKey(m_target.display(), m_hostKey))
+            return fail(ErrorKind::HostKeyUnknown, m_hostKey.type + " " + m_hostKey.fingerprint);
+        if (ssh_session_update_known_hosts(s) != SSH_OK)
+            return fail(ErrorKind::Protocol,
+                        std::string("cannot write known_hosts: ") + ssh_get_error(s));
+        return true;
+    case SSH_KNOWN_HOSTS_ERROR:
+        break;
+    }
+    return fail(ErrorKind::Protocol, std::string("cannot check known_hosts: ") + ssh_get_error(s));
+}
+
+bool Session::authenticate() {
+    ssh_session s = m_impl->s();
+    auto retry = [&](auto&& call) -> int {
+        const auto deadline = Clock::now() + std::chrono::milliseconds(m_target.operationTimeoutMs);
+        int rc;
+        while ((rc = call()) == SSH_AUTH_AGAIN) {
+            if (m_stop || Clock::now() > deadline)
+                return SSH_AUTH_ERROR;
+            m_impl->waitSocket();
+        }
+        return rc;
+    };
+    auto checkError = [&](int rc) {
+        if (rc == SSH_AUTH_ERROR) {
+            if (m_stop)
+                return fail(ErrorKind::Stopped);
+            return fail(ErrorKind::Disconnected, ssh_get_error(s));
+        }
+        return true;
+    };
+
+    int rc = retry([&] { return ssh_userauth_none(s, nullptr); });
+    if (rc == SSH_AUTH_SUCCESS) {
+        m_authMethod = "none";
+        return true;
+    }
+    if (!checkError(rc))
+        return false;
+    const int methods = ssh_userauth_list(s, nullptr);
+    for (const auto& name : text::split(methodNames(methods), ','))
+        m_offered.emplace_back(text::trim(name));
+
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
+        rc = retry([&] { return ssh_userauth_publickey_auto(s, nullptr, nullptr); });
+        if (rc == SSH_AUTH_SUCCESS) {
+            m_authMethod = "publickey";
+            return true;
+        }
+        if (!checkError(rc))
+            return false;
+    }
+    if ((methods & SSH_AUTH_METHOD_INTERACTIVE) && tryKeyboardInteractive())
+        return true;
+    if (m_error)
+        return false;
+    if ((methods & SSH_AUTH_METHOD_PASSWORD) && tryPassword())
+        return true;
+    if (m_error)
+        return false;
+    return fail(ErrorKind::AuthFailed,
+                "the server offers " + (methods ? methodNames(methods) : std::string("nothing")) +
+                    "; none of them worked");
+}
+
+bool Session::tryKeyboardInteractive() {
+    ssh_session s = m_impl->s();
+    const auto deadline = Clock::now() + std::chrono::milliseconds(m_target.operationTimeoutMs);
+    for (int round = 0; round < 8; ++round) {
+        int rc;
+        while ((rc = ssh_userauth_kbdint(s, nullptr, nullptr)) == SSH_AUTH_AGAIN) {
+            if (m_stop || Clock::now() > deadline)
+                return fail(m_stop ? ErrorKind::Stopped : ErrorKind::Timeout);
+            m_impl->waitSocket();
+        }
+        if (rc == SSH_AUTH_SUCCESS) {
+            m_authMethod = "keyboard-interactive";
+            return true;
+        }
+        if (rc == SSH_AUTH_ERROR)
+            return fail(ErrorKind::Disconnected, ssh_get_error(s));
+        if (rc != SSH_AUTH_INFO)
+            return false; // denied: fall through to the next method
+        const int n = ssh_userauth_kbdint_getnprompts(s);
+        std::vector<Prompter::Prompt> prompts;
+        for (int i = 0; i < n && i < 16; ++i) {
+            char echo = 0;
+            const char* p = ssh_userauth_kbdint_getprompt(s, static_cast<unsigned>(i), &echo);
+            prompts.push_back({text::printable(p ? p : "", 200), echo != 0});
+        }
+        std::vector<std::string> answers;
+        if (n > 0) {
+            const char* name = ssh_userauth_kbdint_getname(s);
+            const char* instruction = ssh_userauth_kbdint_getinstruction(s);
+            auto a = m_prompter.keyboardInteractive(
+                text::printable(name ? name : "", 200),
+                text::printable(instruction ? instruction : "", 400), prompts);
+            if (!a || a->size() != prompts.size())
+                return false;
+            answers = std::move(*a);
+        }
+        // `answers` outlives every setanswer call and the kbdint call that sends them.
+        for (std::size_t i = 0; i < answers.size(); ++i)
+            ssh_userauth_kbdint_setanswer(s, static_cast<unsigned>(i), answers[i].c_str());
+        for (auto& a : answers)
+            wipe(a);
+    }
+    return false;
+}
+
+bool Session::tryPassword() {
+    ssh_session s = m_impl->s();
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        auto pw = m_prompter.password(m_target.display());
+        if (!pw)
+            return false;
+        const auto deadline = Clock::now() + std::chrono::milliseconds(m_target.operationTimeoutMs);
+        int rc;
+        while ((rc = ssh_userauth_password(s, nullptr, pw->c_str())) == SSH_AUTH_AGAIN) {
+            if (m_stop || Clock::now() > deadline) {
+                wipe(*pw);
+                return fail(m_stop ? ErrorKind::Stopped : ErrorKind::Timeout);
+            }
+            m_impl->waitSocket();
+        }
+        wipe(*pw);
+        if (rc == SSH_AUTH_SUCCESS) {
+            m_authMethod = "password";
+            return true;
+        }
+        if (rc == SSH_AUTH_ERROR)
+            return fail(ErrorKind::Disconnected, ssh_get_error(s));
+    }
+    return false;
+}
+
+bool Session::connect() {
+    m_error = {};
+    m_offered.clear();
+    m_authMethod.clear();
+    m_knownKey.reset();
+    if (m_target.host.empty())
+        return fail(ErrorKind::BadTarget, "no host");
+    if (!configure() || !connectSocket() || !verifyHostKey() || !authenticate()) {
+        m_impl->session.reset();
+        return false;
+    }
+    ssh_set_blocking(m_impl->s(), 1);
+    return true;
+}
+
+std::optional<int> Session::execute(const std::string& command, std::string_view input,
+                                    const Sink& sink) {
+    if (!isConnected()) {
+        fail(ErrorKind::Disconnected, "not connected");
+        return std::nullopt;
+    }
+    ssh_session s = m_impl->s();
+    ChannelPtr ch(ssh_channel_new(s));
+    if (!ch || ssh_channel_open_session(ch.get()) != SSH_OK ||
+        ssh_channel_request_exec(ch.get(), command.c_str()) != SSH_OK) {
+        fail(ErrorKind::Disconnected, ssh_get_error(s));
+        return std::nullopt;
+    }
+    std::size_t sent = 0;
+    while (sent < input.size()) {
+        const auto chunk = static_cast<uint32_t>(std::min<std::size_t>(input.size() - sent, 32768));
+        const int n = ssh_channel_write(ch.get(), input.data() + sent, chunk);
+        if (n == SSH_ERROR) {
+            fail(ErrorKind::Disconnected, ssh_get_error(s));
+            return std::nullopt;
+        }
+        sent += static_cast<std::size_t>(n);
+        m_payloadOut += static_cast<std::uint64_t>(n);
+        if (m_stop) {
+            fail(ErrorKind::Stopped);
+            return std::nullopt;
+        }
+    }
+    ssh_channel_send_eof(ch.get());
+
+    std::vector<char> buf(65536);
+    auto idleSince = Clock::now();
+    auto lastKeepalive = Clock::now();
+    bool open[2] = {true, true};
+    while (open[0] || open[1]) {
+        bool got = false;
+        for (int stream = 0; stream < 2; ++stream) {
+            if (!open[stream])
+                continue;
+            const int n =
+                ssh_channel_read_timeout(ch.get(), buf.data(), static_cast<uint32_t>(buf.size()),
+                                         stream, stream == 0 ? kSliceMs / 2 : 1);
+            if (n == SSH_ERROR) {
+                fail(ErrorKind::Disconnected, ssh_get_error(s));
+                return std::nullopt;
+            }
+            if (n > 0) {
+                got = true;
+                m_payloadIn += static_cast<std::uint64_t>(n);
+                if (!sink(std::string_view(buf.data(), static_cast<std::size_t>(n)), stream == 1))
+                    return std::nullopt; // the sink set the error
+            } else if (ssh_channel_is_eof(ch.get())) {
+                open[stream] = false;
+            }
+        }
+        if (ssh_channel_is_closed(ch.get()) && !got)
+            break;
+        if (m_stop) {
+            fail(ErrorKind::Stopped);
+            return std::nullopt;
+        }
+        const auto now = Clock::now();
+        if (got) {
+            idleSince = now;
+        } else if (now - idleSince > std::chrono::milliseconds(m_target.operationTimeoutMs)) {
+            fail(ErrorKind::Timeout, "no output for " +
+                                         std::to_string(m_target.operationTimeoutMs) +
+                                         " ms from: " + text::printable(command, 60));
+            return std::nullopt;
+        }
+        if (now - lastKeepalive > std::chrono::milliseconds(m_target.keepaliveIntervalMs)) {
+            ssh_send_ignore(s, "keepalive");
+            lastKeepalive = now;
+        }
+        if (!ssh_is_connected(s)) {
+            fail(ErrorKind::Disconnected, ssh_get_error(s));
+            return std::nullopt;
+        }
+    }
+    // The exit status follows the EOF; wait for it in slices.
+    const auto deadline = Clock::now() + std::chrono::milliseconds(m_target.operationTimeoutMs);
+    while (!ssh_channel_is_closed(ch.get()) && Clock::now() < deadline && !m_stop) {
+        char dummy[256];
+        if (ssh_channel_read_timeout(ch.get(), dummy, sizeof dummy, 0, kSliceMs) == SSH_ERROR)
+            break;
+    }
+    const int status = ssh_channel_get_exit_status(ch.get());
+    if (status < 0) {
+        fail(m_stop ? ErrorKind::Stopped : ErrorKind::Disconnected,
+             "the command ended without an exit status (killed, or the connection broke)");
+        return std::nullopt;
+    }
+    return status;
+}
+
+std::optional<RunResult> Session::run(const std::string& command, std::string_view input,
+                                      std::size_t outputCap) {
+    RunResult r;
+    bool tooLarge = false;
+    const auto st = execute(command, input, [&](std::string_view data, bool isStderr) {
+        auto& dst = isStderr ? r.err : r.out;
+        if (r.out.size() + r.err.size() + data.size() > outputCap) {
+            tooLarge = true;
+            return false;
+        }
+        dst.append(data);
+        return true;
+    });
+    if (tooLarge) {
+        fail(ErrorKind::OutputTooLarge, "more than " + std::to_string(outputCap >> 20) +
+                                            " MiB from: " + text::printable(command, 60));
+        return std::nullopt;
+    }
+    if (!st)
+        return std::nullopt;
+    r.exitStatus = *st;
+    return r;
+}
+
+std::optional<int> Session::runStreaming(const std::string& command, const Sink& sink,
+                                         std::string_view input) {
+    bool stoppedBySink = false;
+    const auto st = execute(command, input, [&](std::string_view d, bool e) {
+        if (!sink(d, e)) {
+            stoppedBySink = true;
+            return false;
+        }
+        return true;
+    });
+    if (stoppedBySink)
+        fail(ErrorKind::Stopped, "the reader stopped");
+    return st;
+}
+
+bool Session::upload(const std::string& path, std::string_view content, unsigned mode) {
+    std::random_device rd;
+    const std::string tmp = path + ".coresteer-" + std::to_string(rd() % 1000000000u);
+    char modeText[8];
+    std::snprintf(modeText, sizeof modeText, "%o", mode & 07777u);
+    const std::string q = shellQuote(path), qt = shellQuote(tmp);
+    const std::string cmd = "umask 077; cat > " + qt + " && chmod " + modeText + " " + qt +
+                            " && mv -f " + qt + " " + q + " || { rc=$?; rm -f " + qt +
+                            "; exit $rc; }";
+    const auto r = run(cmd, content, 1u << 20);
+    if (!r)
+        return false;
+    if (r->exitStatus != 0) {
+        const auto err = std::string(text::trim(r->err));
+        const auto kind = err.find("ermission denied") != std::string::npos
+                              ? ErrorKind::PermissionDenied
+                          : r->exitStatus == 127 ? ErrorKind::CommandNotFound
+                                                 : ErrorKind::Protocol;
+        return fail(kind, "writing " + path + ": " +
+                              (err.empty() ? "exit status " + std::to_string(r->exitStatus) : err));
+    }
+    return true;
+}
+
+} // namespace coresteer::ssh
