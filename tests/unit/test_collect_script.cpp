@@ -19,7 +19,13 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string runScript(const std::string& shell, const std::string& script) {
-    const auto dir = fs::path(CORESTEER_TEST_TMP) / "script";
+    // One folder per test: ctest runs the tests of this file in parallel.
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    for (auto& c : name)
+        if (c == '/')
+            c = '_';
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "script" / name;
     fs::create_directories(dir);
     const auto in = dir / "collect.sh", out = dir / "collect.out";
     std::ofstream(in, std::ios::binary) << script;
