@@ -3,7 +3,10 @@
 #   1. the dev build (gcc, -Werror) and its tests,
 #   2. the asan build (clang, ASan + UBSan) and the same tests under the sanitizers,
 #   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 60) under ASan + UBSan,
-#   4. the benchmarks, which print their figures.
+#   4. the benchmarks, which print their figures: the /proc/interrupts parser, and a snapshot
+#      over SSH against `ssh true` on the test sshd and dropbear.
+# The SSH tests start a real OpenSSH sshd and dropbear on 127.0.0.1 (tests/ssh/servers.sh) and
+# need root, for sshd and for the test user coresteer-test it creates.
 # The last line counts everything: "coresteer: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -53,6 +56,7 @@ stage "benchmarks"
 if [ -x build/dev/tests/bench/bench_interrupts ]; then
     build/dev/tests/bench/bench_interrupts --benchmark_min_time=0.5 || failed=$((failed + 1))
 fi
+tests/bench/ssh_snapshot.sh build/dev 11 || failed=$((failed + 1))
 
 echo
 echo "coresteer: $passed passed, $failed failed"

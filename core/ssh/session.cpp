@@ -93,7 +93,7 @@ struct Session::Impl {
             ::poll(nullptr, 0, 10);
             return;
         }
-        pollfd p{fd, POLLIN | POLLOUT, 0};
+        pollfd p{fd, POLLIN, 0};
         ::poll(&p, 1, 20);
     }
 
@@ -476,14 +476,18 @@ std::optional<int> Session::execute(const std::string& command, std::string_view
             return std::nullopt;
         }
     }
-    // The exit status follows the EOF; wait for it in slices.
+    // The exit status follows the EOF. Wait for it without blocking, so that a stop or the
+    // deadline ends the wait, and with the socket polled, so that the wait does not spin.
     const auto deadline = Clock::now() + std::chrono::milliseconds(m_target.operationTimeoutMs);
-    while (!ssh_channel_is_closed(ch.get()) && Clock::now() < deadline && !m_stop) {
-        char dummy[256];
-        if (ssh_channel_read_timeout(ch.get(), dummy, sizeof dummy, 0, kSliceMs) == SSH_ERROR)
-            break;
-    }
-    const int status = ssh_channel_get_exit_status(ch.get());
+    ssh_set_blocking(s, 0);
+    int status = -1;
+    while ((status = ssh_channel_get_exit_status(ch.get())) < 0 &&
+           !ssh_channel_is_closed(ch.get()) && ssh_is_connected(s) && Clock::now() < deadline &&
+           !m_stop)
+        m_impl->waitSocket();
+    ssh_set_blocking(s, 1);
+    if (status < 0)
+        status = ssh_channel_get_exit_status(ch.get());
     if (status < 0) {
         fail(m_stop ? ErrorKind::Stopped : ErrorKind::Disconnected,
              "the command ended without an exit status (killed, or the connection broke)");

@@ -1,0 +1,484 @@
+// SSH against a real OpenSSH sshd and a real dropbear on 127.0.0.1 (tests/ssh/servers.sh).
+#include "../unit/board_expect.h"
+#include "core/collect_local.h"
+#include "core/collect_remote.h"
+#include "core/snapshot_detail.h"
+#include "core/snapshot_json.h"
+#include "core/ssh/session.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <arpa/inet.h>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <netinet/in.h>
+#include <sstream>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace coresteer;
+using namespace coresteer::ssh;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const fs::path kDir = fs::path(CORESTEER_TEST_TMP) / "sshd";
+std::map<std::string, std::string> g_env;
+
+std::string env(const std::string& k) {
+    return g_env.at(k);
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+class Servers : public ::testing::Environment {
+public:
+    void SetUp() override {
+        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) +
+                                "/tests/ssh/servers.sh start '" + kDir.string() + "'";
+        ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+        Diagnostics d;
+        g_env = detail::parseShellAssignments(slurp(kDir / "env"), d, "env");
+        ASSERT_TRUE(d.empty());
+        ::unsetenv("SSH_AUTH_SOCK"); // the agent path is tested with an agent of our own
+    }
+    void TearDown() override {
+        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) + "/tests/ssh/servers.sh stop '" +
+                                kDir.string() + "'";
+        (void)std::system(cmd.c_str());
+    }
+};
+
+// Answers from a script, and remembers what it was asked.
+class ScriptedPrompter : public Prompter {
+public:
+    bool acceptHostKey = true;
+    std::optional<std::string> passwordAnswer, passphraseAnswer;
+    int hostKeyQuestions = 0, passwordQuestions = 0, passphraseQuestions = 0, kbdQuestions = 0;
+
+    bool acceptUnknownHostKey(const std::string&, const HostKey& key) override {
+        ++hostKeyQuestions;
+        lastKey = key;
+        return acceptHostKey;
+    }
+    std::optional<std::string> password(const std::string&) override {
+        ++passwordQuestions;
+        return passwordAnswer;
+    }
+    std::optional<std::string> passphrase(const std::string&) override {
+        ++passphraseQuestions;
+        return passphraseAnswer;
+    }
+    std::optional<std::vector<std::string>>
+    keyboardInteractive(const std::string&, const std::string&,
+                        const std::vector<Prompt>& prompts) override {
+        ++kbdQuestions;
+        if (!passwordAnswer)
+            return std::nullopt;
+        return std::vector<std::string>(prompts.size(), *passwordAnswer);
+    }
+    HostKey lastKey;
+};
+
+enum class Server { OpenSsh, Dropbear };
+
+class Ssh : public ::testing::TestWithParam<Server> {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::string name = info->name();
+        for (auto& c : name)
+            if (c == '/')
+                c = '_';
+        m_tmp = kDir / "cases" / name;
+        fs::remove_all(m_tmp);
+        fs::create_directories(m_tmp / "sshdir");
+    }
+    int port() const {
+        return std::stoi(env(GetParam() == Server::OpenSsh ? "CS_SSHD_PORT" : "CS_DROPBEAR_PORT"));
+    }
+    Target target(bool withKey = true) const {
+        Target t;
+        t.host = "127.0.0.1";
+        t.port = port();
+        t.user = env("CS_SSH_USER");
+        t.knownHostsFile = (m_tmp / "known_hosts").string();
+        t.sshDir = (m_tmp / "sshdir").string(); // no default identities
+        t.configFile = "none";
+        t.connectTimeoutMs = 5000;
+        t.operationTimeoutMs = 10000;
+        if (withKey)
+            t.identityFile = env("CS_CLIENT_KEY");
+        return t;
+    }
+    std::string hostPubKey() const {
+        if (GetParam() == Server::OpenSsh)
+            return slurp(env("CS_HOST_KEY") + ".pub");
+        FILE* p = ::popen(
+            ("dropbearkey -y -f '" + env("CS_DROPBEAR_HOST_KEY") + "' | grep ^ssh-").c_str(), "r");
+        char buf[1024] = {};
+        const auto n = std::fread(buf, 1, sizeof buf - 1, p);
+        ::pclose(p);
+        return std::string(buf, n);
+    }
+    fs::path m_tmp;
+};
+
+} // namespace
+
+TEST_P(Ssh, UnknownHostKeyIsAskedAcceptedAndRemembered) {
+    ScriptedPrompter p;
+    {
+        Session s(target(), p);
+        ASSERT_TRUE(s.connect()) << s.error().message;
+        EXPECT_EQ(p.hostKeyQuestions, 1);
+        EXPECT_EQ(p.lastKey.type, "ssh-ed25519");
+        EXPECT_EQ(p.lastKey.fingerprint.rfind("SHA256:", 0), 0u);
+        EXPECT_EQ(s.authMethod(), "publickey");
+    }
+    EXPECT_NE(slurp(m_tmp / "known_hosts").find("ssh-ed25519"), std::string::npos);
+    ScriptedPrompter again;
+    again.acceptHostKey = false;
+    Session s(target(), again);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    EXPECT_EQ(again.hostKeyQuestions, 0);
+}
+
+TEST_P(Ssh, UnknownHostKeyRefusedByThePersonStopsTheConnection) {
+    ScriptedPrompter p;
+    p.acceptHostKey = false;
+    Session s(target(), p);
+    EXPECT_FALSE(s.connect());
+    EXPECT_EQ(s.error().kind, ErrorKind::HostKeyUnknown);
+    EXPECT_FALSE(fs::exists(m_tmp / "known_hosts") && !slurp(m_tmp / "known_hosts").empty());
+}
+
+TEST_P(Ssh, ChangedHostKeyIsRefusedWithBothFingerprints) {
+    // known_hosts holds another key for this host and port.
+    const auto other = slurp(env("CS_OTHER_HOST_KEY") + ".pub");
+    std::ofstream(m_tmp / "known_hosts")
+        << "[127.0.0.1]:" << port() << " " << other.substr(0, other.rfind(' ')) << "\n";
+    ScriptedPrompter p;
+    Session s(target(), p);
+    EXPECT_FALSE(s.connect());
+    EXPECT_EQ(s.error().kind, ErrorKind::HostKeyChanged);
+    EXPECT_EQ(p.hostKeyQuestions, 0); // never offered as a choice
+    ASSERT_TRUE(s.knownHostKey().has_value());
+    EXPECT_NE(s.knownHostKey()->fingerprint, s.hostKey().fingerprint);
+    EXPECT_NE(s.error().message.find(s.knownHostKey()->fingerprint), std::string::npos);
+    EXPECT_NE(s.error().message.find(s.hostKey().fingerprint), std::string::npos);
+    EXPECT_NE(s.error().message.find("CHANGED"), std::string::npos);
+}
+
+TEST_P(Ssh, PassphraseProtectedKey) {
+    ScriptedPrompter p;
+    p.passphraseAnswer = env("CS_CLIENT_PP");
+    auto t = target(false);
+    t.identityFile = env("CS_CLIENT_PP_KEY");
+    Session s(t, p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    EXPECT_GE(p.passphraseQuestions, 1);
+    EXPECT_EQ(s.authMethod(), "publickey");
+}
+
+TEST_P(Ssh, PasswordOrKeyboardInteractive) {
+    ScriptedPrompter p;
+    p.passwordAnswer = env("CS_SSH_PASSWORD");
+    Session s(target(false), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    if (GetParam() == Server::OpenSsh) {
+        EXPECT_EQ(s.authMethod(), "keyboard-interactive"); // tried before password, through PAM
+        EXPECT_EQ(p.kbdQuestions, 1);
+    } else {
+        EXPECT_EQ(s.authMethod(), "password"); // dropbear has no keyboard-interactive
+        EXPECT_EQ(p.passwordQuestions, 1);
+    }
+    const auto r = s.run("id -un");
+    ASSERT_TRUE(r.has_value()) << s.error().message;
+    EXPECT_EQ(r->out, env("CS_SSH_USER") + "\n");
+}
+
+TEST_P(Ssh, WrongPasswordIsAClearError) {
+    ScriptedPrompter p;
+    p.passwordAnswer = "not the password";
+    Session s(target(false), p);
+    EXPECT_FALSE(s.connect());
+    EXPECT_EQ(s.error().kind, ErrorKind::AuthFailed);
+    EXPECT_NE(s.error().message.find("Could not log in"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("password"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("publickey"), std::string::npos) << s.error().message;
+}
+
+TEST_P(Ssh, SshConfigAliasIsHonoured) {
+    std::ofstream(m_tmp / "config")
+        << "Host myrouter\n  HostName 127.0.0.1\n  Port " << port() << "\n  User "
+        << env("CS_SSH_USER") << "\n  IdentityFile " << env("CS_CLIENT_KEY") << "\n";
+    Target t;
+    t.host = "myrouter";
+    t.configFile = (m_tmp / "config").string();
+    t.knownHostsFile = (m_tmp / "known_hosts").string();
+    t.sshDir = (m_tmp / "sshdir").string();
+    ScriptedPrompter p;
+    Session s(t, p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    EXPECT_EQ(s.authMethod(), "publickey");
+}
+
+TEST_P(Ssh, NonZeroExitIsReportedWithStderr) {
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto r = s.run("echo out; echo oops >&2; exit 3");
+    ASSERT_TRUE(r.has_value()) << s.error().message;
+    EXPECT_EQ(r->exitStatus, 3);
+    EXPECT_EQ(r->out, "out\n");
+    EXPECT_EQ(r->err, "oops\n");
+    const auto missing = s.run("no-such-command-anywhere");
+    ASSERT_TRUE(missing.has_value());
+    EXPECT_EQ(missing->exitStatus, 127);
+    // stdin reaches the command
+    const auto cat = s.run("cat", "hello\nrouter");
+    ASSERT_TRUE(cat.has_value());
+    EXPECT_EQ(cat->out, "hello\nrouter");
+}
+
+TEST_P(Ssh, OversizedOutputIsCapped) {
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto r = s.run("head -c 3000000 /dev/zero", {}, 1u << 20);
+    EXPECT_FALSE(r.has_value());
+    EXPECT_EQ(s.error().kind, ErrorKind::OutputTooLarge);
+    EXPECT_NE(s.error().message.find("1 MiB"), std::string::npos) << s.error().message;
+}
+
+TEST_P(Ssh, StreamingHandsOutOutputAsItArrives) {
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    std::vector<std::string> chunks;
+    const auto st = s.runStreaming("for i in 1 2 3; do echo tick $i; sleep 0.2; done",
+                                   [&](std::string_view d, bool) {
+                                       chunks.emplace_back(d);
+                                       return true;
+                                   });
+    ASSERT_TRUE(st.has_value()) << s.error().message;
+    EXPECT_EQ(*st, 0);
+    EXPECT_GE(chunks.size(), 3u); // one per tick, not one at the end
+}
+
+TEST_P(Ssh, UploadIsAtomicAndReportsPermissionErrors) {
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto dir = m_tmp / "upload";
+    fs::create_directories(dir);
+    ::chmod(dir.c_str(), 0777);
+    const auto path = dir / "it's a file";
+    ASSERT_TRUE(s.upload(path.string(), "line1\nline2\n", 0755)) << s.error().message;
+    EXPECT_EQ(slurp(path), "line1\nline2\n");
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0755u);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
+              1); // no tmp left
+    EXPECT_FALSE(s.upload("/root/not-allowed/file", "x"));
+    EXPECT_EQ(s.error().kind, ErrorKind::PermissionDenied) << s.error().message;
+}
+
+TEST_P(Ssh, SnapshotOverSshEqualsTheLocalOneForEveryBoard) {
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    for (const auto& board : test::boardNames()) {
+        const auto root = (test::boardsDir() / board).string();
+        std::string error;
+        const auto remote = collectRemote(s, root, &error);
+        ASSERT_TRUE(remote.has_value()) << board << ": " << error;
+        auto local = collectLocal(root);
+        EXPECT_EQ(remote->entries().size(), local.entries().size()) << board;
+        for (const auto& [path, e] : local.entries()) {
+            const auto* o = remote->get(path);
+            EXPECT_TRUE(o && *o == e) << board << ": " << path;
+        }
+        auto a = toJson(buildSnapshot(*remote)), b = toJson(buildSnapshot(local));
+        a.erase("origin");
+        b.erase("origin");
+        EXPECT_EQ(a, b) << board;
+    }
+}
+
+TEST_P(Ssh, ServerKilledMidTransferGivesAnErrorAndNoSnapshot) {
+    // A root whose last file is a FIFO that nobody writes: the collector blocks there, after most
+    // of the output is sent, and the server side is killed.
+    const auto root = m_tmp / "root";
+    fs::copy(test::boardsDir() / "nanopi-r4s", root,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    fs::remove(root / "etc/os-release");
+    ASSERT_EQ(::mkfifo((root / "etc/os-release").c_str(), 0644), 0);
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    std::thread killer([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(700));
+        (void)std::system(("pkill -KILL -u " + env("CS_SSH_USER") + " -x cat").c_str());
+        (void)std::system(("pkill -KILL -u " + env("CS_SSH_USER")).c_str());
+    });
+    std::string error;
+    const auto start = Clock::now();
+    const auto bundle = collectRemote(s, root.string(), &error);
+    killer.join();
+    EXPECT_FALSE(bundle.has_value());
+    EXPECT_FALSE(error.empty());
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(8));
+}
+
+TEST_P(Ssh, StopEndsAWaitWithin200ms) {
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        s.requestStop();
+    });
+    const auto start = Clock::now();
+    const auto stopAt = start + std::chrono::milliseconds(300);
+    const auto r = s.run("sleep 20");
+    const auto end = Clock::now();
+    stopper.join();
+    EXPECT_FALSE(r.has_value());
+    EXPECT_EQ(s.error().kind, ErrorKind::Stopped);
+    EXPECT_LT(end - stopAt, std::chrono::milliseconds(200));
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, Ssh, ::testing::Values(Server::OpenSsh, Server::Dropbear),
+                         [](const auto& p) {
+                             return p.param == Server::OpenSsh ? "openssh" : "dropbear";
+                         });
+
+TEST(SshConnect, NothingListeningIsRefusedQuickly) {
+    // A port that was free a moment ago.
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    Target t;
+    t.host = "127.0.0.1";
+    t.port = ntohs(a.sin_port);
+    t.configFile = "none";
+    t.knownHostsFile = (kDir / "kh-none").string();
+    t.connectTimeoutMs = 3000;
+    ScriptedPrompter p;
+    Session s(t, p);
+    const auto start = Clock::now();
+    EXPECT_FALSE(s.connect());
+    EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(3000));
+    EXPECT_EQ(s.error().kind, ErrorKind::Refused) << s.error().message;
+    EXPECT_NE(s.error().message.find("refused"), std::string::npos);
+}
+
+TEST(SshConnect, SilentServerTimesOutWithinTheConnectTimeout) {
+    // Accepts TCP, never says a word.
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(::listen(fd, 4), 0);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    Target t;
+    t.host = "127.0.0.1";
+    t.port = ntohs(a.sin_port);
+    t.configFile = "none";
+    t.knownHostsFile = (kDir / "kh-none").string();
+    t.connectTimeoutMs = 1500;
+    ScriptedPrompter p;
+    Session s(t, p);
+    const auto start = Clock::now();
+    EXPECT_FALSE(s.connect());
+    const auto took = Clock::now() - start;
+    ::close(fd);
+    EXPECT_EQ(s.error().kind, ErrorKind::Timeout) << s.error().message;
+    EXPECT_GE(took, std::chrono::milliseconds(1400));
+    EXPECT_LT(took, std::chrono::milliseconds(2500));
+}
+
+TEST(SshTarget, Parsing) {
+    auto t = parseTarget("ssh://root@router.lan:2222");
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->user, "root");
+    EXPECT_EQ(t->host, "router.lan");
+    EXPECT_EQ(t->port, 2222);
+    t = parseTarget("ssh://admin@[::1]:22/");
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->host, "::1");
+    EXPECT_EQ(t->display(), "admin@[::1]:22");
+    t = parseTarget("myrouter");
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->host, "myrouter");
+    EXPECT_EQ(t->port, 0);
+    for (const char* bad : {"ssh://", "ssh://root@", "host:0", "host:99999", "-oProxyCommand=x",
+                            "a b", "ssh://$(reboot)", "::1:22", "[::1", "user;rm@host"}) {
+        std::string err;
+        EXPECT_FALSE(parseTarget(bad, &err)) << bad;
+        EXPECT_FALSE(err.empty()) << bad;
+    }
+}
+
+TEST(SshCli, SnapshotOverSshMatchesLocal) {
+    const auto board = (test::boardsDir() / "nanopi-r6s-openwrt").string();
+    const auto kh = kDir / "cli_known_hosts";
+    fs::remove(kh);
+    const std::string cmd = std::string(CORESTEER_CLI) + " snapshot ssh://" + env("CS_SSH_USER") +
+                            "@127.0.0.1:" + env("CS_DROPBEAR_PORT") + " --root '" + board +
+                            "' --known-hosts '" + kh.string() + "' --identity '" +
+                            env("CS_CLIENT_KEY") + "' --accept-new-host-key --json < /dev/null";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[65536];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+        out.append(buf, n);
+    const int status = ::pclose(p);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    auto remote = nlohmann::json::parse(out);
+    auto local = toJson(buildSnapshot(collectLocal(board)));
+    EXPECT_EQ(remote["origin"].get<std::string>().rfind("ssh://", 0), 0u);
+    remote.erase("origin");
+    local.erase("origin");
+    EXPECT_EQ(remote, local);
+    // Without --accept-new-host-key and no terminal, an unknown key is refused.
+    fs::remove(kh);
+    const std::string strict = std::string(CORESTEER_CLI) + " snapshot ssh://" +
+                               env("CS_SSH_USER") + "@127.0.0.1:" + env("CS_DROPBEAR_PORT") +
+                               " --known-hosts '" + kh.string() + "' --identity '" +
+                               env("CS_CLIENT_KEY") + "' < /dev/null > /dev/null 2>&1";
+    const int rc = std::system(("setsid " + strict).c_str());
+    EXPECT_EQ(WEXITSTATUS(rc), 2);
+}
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    ::testing::AddGlobalTestEnvironment(new Servers);
+    std::signal(SIGPIPE, SIG_IGN);
+    return RUN_ALL_TESTS();
+}
