@@ -70,6 +70,8 @@ while read -r line; do
 done < "$dir/authorized_keys"
 chown "$user:$user" "$home/.ssh/authorized_keys"
 chmod 600 "$home/.ssh/authorized_keys"
+# The test user's own client key, for the `ssh -W` that a ProxyJump runs as that user.
+install -m 600 -o "$user" -g "$user" "$dir/client_ed25519" "$home/.ssh/id_ed25519"
 
 sshd_port=$(free_port)
 cat > "$dir/sshd_config" <<CONF
@@ -99,6 +101,10 @@ dropbear_port=$(free_port)
     -w 2>"$dir/dropbear.log"
 sleep 0.1
 wait_port "$dropbear_port" "$(cat "$dir/dropbear.pid")"
+
+# ... and its known_hosts for the jump host (sshd), so the jump needs no question.
+printf '[127.0.0.1]:%s %s\n' "$sshd_port" "$(cut -d' ' -f1-2 "$dir/host_ed25519.pub")" > "$home/.ssh/known_hosts"
+chown "$user:$user" "$home/.ssh/known_hosts"
 
 cat > "$dir/env" <<ENV
 CS_SSH_USER=$user

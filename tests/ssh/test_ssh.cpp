@@ -369,6 +369,31 @@ INSTANTIATE_TEST_SUITE_P(Servers, Ssh, ::testing::Values(Server::OpenSsh, Server
                              return p.param == Server::OpenSsh ? "openssh" : "dropbear";
                          });
 
+TEST_P(Ssh, AgentComesFirst) {
+    // An ssh-agent of our own, holding the client key; no identity file is named.
+    const auto sock = m_tmp / "agent.sock";
+    const std::string start =
+        "ssh-agent -a '" + sock.string() + "' > '" + (m_tmp / "agent.env").string() + "'";
+    ASSERT_EQ(std::system(start.c_str()), 0);
+    const auto agentEnv = slurp(m_tmp / "agent.env");
+    const auto pidAt = agentEnv.find("SSH_AGENT_PID=");
+    const int agentPid = std::stoi(agentEnv.substr(pidAt + 14));
+    ASSERT_EQ(std::system(("SSH_AUTH_SOCK='" + sock.string() + "' ssh-add -q '" +
+                           env("CS_CLIENT_KEY") + "' 2>/dev/null")
+                              .c_str()),
+              0);
+    ::setenv("SSH_AUTH_SOCK", sock.c_str(), 1);
+    ScriptedPrompter p;
+    p.passwordAnswer = std::nullopt;
+    Session s(target(false), p);
+    const bool ok = s.connect();
+    ::unsetenv("SSH_AUTH_SOCK");
+    ::kill(agentPid, SIGTERM);
+    ASSERT_TRUE(ok) << s.error().message;
+    EXPECT_EQ(s.authMethod(), "publickey");
+    EXPECT_EQ(p.passwordQuestions + p.kbdQuestions + p.passphraseQuestions, 0);
+}
+
 TEST(SshConnect, NothingListeningIsRefusedQuickly) {
     // A port that was free a moment ago.
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -474,6 +499,42 @@ TEST(SshCli, SnapshotOverSshMatchesLocal) {
                                env("CS_CLIENT_KEY") + "' < /dev/null > /dev/null 2>&1";
     const int rc = std::system(("setsid " + strict).c_str());
     EXPECT_EQ(WEXITSTATUS(rc), 2);
+}
+
+TEST(SshCli, ProxyJumpFromSshConfig) {
+    // Reach dropbear through sshd as the jump host. libssh runs `ssh -W` for ProxyJump, as the
+    // user who runs coresteer: here the test user, whose own ~/.ssh servers.sh prepared, so
+    // nobody else's ~/.ssh is read or written.
+    const auto dir = kDir / "jump";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    ::chmod(dir.c_str(), 0777);
+    std::ofstream(dir / "config") << "Host behind-jump\n  HostName 127.0.0.1\n  Port "
+                                  << env("CS_DROPBEAR_PORT") << "\n  User " << env("CS_SSH_USER")
+                                  << "\n  ProxyJump " << env("CS_SSH_USER")
+                                  << "@127.0.0.1:" << env("CS_SSHD_PORT") << "\n";
+    const auto board = (test::boardsDir() / "bpi-r4").string();
+    const std::string cmd = "runuser -u " + env("CS_SSH_USER") + " -- " +
+                            std::string(CORESTEER_CLI) + " snapshot behind-jump --ssh-config '" +
+                            (dir / "config").string() + "' --known-hosts '" +
+                            (dir / "known_hosts").string() + "' --accept-new-host-key --root '" +
+                            board + "' --json < /dev/null 2>'" + (dir / "err").string() + "'";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[65536];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+        out.append(buf, n);
+    const int status = ::pclose(p);
+    ASSERT_EQ(WEXITSTATUS(status), 0) << slurp(dir / "err");
+    auto remote = nlohmann::json::parse(out);
+    auto local = toJson(buildSnapshot(collectLocal(board)));
+    remote.erase("origin");
+    local.erase("origin");
+    EXPECT_EQ(remote, local);
+    // The final hop's key went to the injected known_hosts, under the dropbear port.
+    EXPECT_NE(slurp(dir / "known_hosts").find("[127.0.0.1]:" + env("CS_DROPBEAR_PORT") + " "),
+              std::string::npos);
 }
 
 int main(int argc, char** argv) {
