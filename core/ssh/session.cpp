@@ -51,7 +51,7 @@ std::string fingerprintOf(ssh_key key) {
     return fp ? std::string(fp.get()) : std::string();
 }
 
-std::string methodNames(int mask) {
+std::vector<std::string> methodList(int mask) {
     std::vector<std::string> v;
     if (mask & SSH_AUTH_METHOD_PUBLICKEY)
         v.push_back("publickey");
@@ -63,8 +63,12 @@ std::string methodNames(int mask) {
         v.push_back("hostbased");
     if (mask & SSH_AUTH_METHOD_GSSAPI_MIC)
         v.push_back("gssapi-with-mic");
+    return v;
+}
+
+std::string methodNames(int mask) {
     std::string s;
-    for (const auto& m : v)
+    for (const auto& m : methodList(mask))
         s += (s.empty() ? "" : ", ") + m;
     return s;
 }
@@ -286,8 +290,7 @@ bool Session::authenticate() {
     if (!checkError(rc))
         return false;
     const int methods = ssh_userauth_list(s, nullptr);
-    for (const auto& name : text::split(methodNames(methods), ','))
-        m_offered.emplace_back(text::trim(name));
+    m_offered = methodList(methods);
 
     if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
         rc = retry([&] { return ssh_userauth_publickey_auto(s, nullptr, nullptr); });

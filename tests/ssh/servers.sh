@@ -13,8 +13,12 @@ dir=$(realpath -m "${2:?directory}")
 user=coresteer-test
 password='Cs-test-pw-7'
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+free_port() { # a port on 127.0.0.1 where nothing listens now
+    local p
+    while :; do
+        p=$((20000 + RANDOM % 40000))
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    done
 }
 
 wait_port() { # wait_port PORT PID
@@ -55,6 +59,7 @@ home=$(getent passwd "$user" | cut -d: -f6)
 # without a passphrase. Made once per directory.
 [ -f "$dir/host_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C host -f "$dir/host_ed25519"
 [ -f "$dir/other_host_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C other -f "$dir/other_host_ed25519"
+[ -f "$dir/other_host_ecdsa" ] || ssh-keygen -q -t ecdsa -N '' -C other-type -f "$dir/other_host_ecdsa"
 [ -f "$dir/client_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C client -f "$dir/client_ed25519"
 [ -f "$dir/client_pp_ed25519" ] ||
     ssh-keygen -q -t ed25519 -N 'correct horse' -C client-pp -f "$dir/client_pp_ed25519"
@@ -72,6 +77,7 @@ chown "$user:$user" "$home/.ssh/authorized_keys"
 chmod 600 "$home/.ssh/authorized_keys"
 # The test user's own client key, for the `ssh -W` that a ProxyJump runs as that user.
 install -m 600 -o "$user" -g "$user" "$dir/client_ed25519" "$home/.ssh/id_ed25519"
+install -m 644 -o "$user" -g "$user" "$dir/client_ed25519.pub" "$home/.ssh/id_ed25519.pub"
 
 sshd_port=$(free_port)
 cat > "$dir/sshd_config" <<CONF
@@ -116,6 +122,7 @@ CS_CLIENT_PP_KEY=$dir/client_pp_ed25519
 CS_CLIENT_PP='correct horse'
 CS_HOST_KEY=$dir/host_ed25519
 CS_OTHER_HOST_KEY=$dir/other_host_ed25519
+CS_OTHER_TYPE_HOST_KEY=$dir/other_host_ecdsa
 CS_DROPBEAR_HOST_KEY=$dir/dropbear_host
 ENV
 echo "sshd on 127.0.0.1:$sshd_port, dropbear on 127.0.0.1:$dropbear_port"

@@ -183,6 +183,19 @@ TEST_P(Ssh, ChangedHostKeyIsRefusedWithBothFingerprints) {
     EXPECT_NE(s.error().message.find("CHANGED"), std::string::npos);
 }
 
+TEST_P(Ssh, HostKeyOfAnotherTypeIsRefusedToo) {
+    // known_hosts knows this host only by an ECDSA key; the server offers Ed25519.
+    const auto other = slurp(env("CS_OTHER_TYPE_HOST_KEY") + ".pub");
+    std::ofstream(m_tmp / "known_hosts")
+        << "[127.0.0.1]:" << port() << " " << other.substr(0, other.rfind(' ')) << "\n";
+    ScriptedPrompter p;
+    Session s(target(), p);
+    EXPECT_FALSE(s.connect());
+    EXPECT_EQ(s.error().kind, ErrorKind::HostKeyChanged) << s.error().message;
+    EXPECT_EQ(p.hostKeyQuestions, 0);
+    EXPECT_NE(s.error().message.find(s.hostKey().fingerprint), std::string::npos);
+}
+
 TEST_P(Ssh, PassphraseProtectedKey) {
     ScriptedPrompter p;
     p.passphraseAnswer = env("CS_CLIENT_PP");
@@ -394,24 +407,52 @@ TEST_P(Ssh, AgentComesFirst) {
     EXPECT_EQ(p.passwordQuestions + p.kbdQuestions + p.passphraseQuestions, 0);
 }
 
-TEST(SshConnect, NothingListeningIsRefusedQuickly) {
-    // A port that was free a moment ago.
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
+namespace {
+
+// A socket bound to a free loopback port; `listening` makes it accept TCP and then stay silent.
+struct LoopbackPort {
+    int fd = -1;
+    int port = 0;
+    explicit LoopbackPort(bool listening) {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+            return;
+        socklen_t len = sizeof a;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+        if (listening)
+            ::listen(fd, 4);
+        else
+            close();
+    }
+    ~LoopbackPort() { close(); }
+    void close() {
+        if (fd >= 0)
+            ::close(fd);
+        fd = -1;
+    }
+};
+
+Target loopbackTarget(int port, int connectTimeoutMs) {
     Target t;
     t.host = "127.0.0.1";
-    t.port = ntohs(a.sin_port);
+    t.port = port;
     t.configFile = "none";
     t.knownHostsFile = (kDir / "kh-none").string();
-    t.connectTimeoutMs = 3000;
+    t.connectTimeoutMs = connectTimeoutMs;
+    return t;
+}
+
+} // namespace
+
+TEST(SshConnect, NothingListeningIsRefusedQuickly) {
+    LoopbackPort free(false); // a port that was free a moment ago
+    ASSERT_GT(free.port, 0);
     ScriptedPrompter p;
-    Session s(t, p);
+    Session s(loopbackTarget(free.port, 3000), p);
     const auto start = Clock::now();
     EXPECT_FALSE(s.connect());
     EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(3000));
@@ -420,30 +461,30 @@ TEST(SshConnect, NothingListeningIsRefusedQuickly) {
 }
 
 TEST(SshConnect, SilentServerTimesOutWithinTheConnectTimeout) {
-    // Accepts TCP, never says a word.
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    ASSERT_EQ(::listen(fd, 4), 0);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    Target t;
-    t.host = "127.0.0.1";
-    t.port = ntohs(a.sin_port);
-    t.configFile = "none";
-    t.knownHostsFile = (kDir / "kh-none").string();
-    t.connectTimeoutMs = 1500;
+    LoopbackPort silent(true); // accepts TCP, never says a word
+    ASSERT_GT(silent.port, 0);
     ScriptedPrompter p;
-    Session s(t, p);
+    Session s(loopbackTarget(silent.port, 1500), p);
     const auto start = Clock::now();
     EXPECT_FALSE(s.connect());
     const auto took = Clock::now() - start;
-    ::close(fd);
     EXPECT_EQ(s.error().kind, ErrorKind::Timeout) << s.error().message;
     EXPECT_GE(took, std::chrono::milliseconds(1400));
     EXPECT_LT(took, std::chrono::milliseconds(2500));
+}
+
+TEST(SshError, ConnectErrorsAreClassified) {
+    EXPECT_EQ(classifyConnectError("Connection refused"), ErrorKind::Refused);
+    EXPECT_EQ(classifyConnectError("Timeout connecting to 10.0.0.1"), ErrorKind::Timeout);
+    EXPECT_EQ(classifyConnectError("Failed to resolve hostname x (Name or service not known)"),
+              ErrorKind::Unreachable);
+    EXPECT_EQ(classifyConnectError("No route to host"), ErrorKind::Unreachable);
+    EXPECT_EQ(classifyConnectError("Socket error: Connection reset by peer"),
+              ErrorKind::Disconnected);
+    const auto e = makeError(ErrorKind::Unreachable, "root@router");
+    EXPECT_NE(e.message.find("root@router cannot be reached"), std::string::npos);
+    EXPECT_NE(makeError(ErrorKind::Refused, "r").message.find("dropbear or sshd"),
+              std::string::npos);
 }
 
 TEST(SshTarget, Parsing) {
