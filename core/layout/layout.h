@@ -1,0 +1,58 @@
+// Layout: which CPUs serve each IRQ and queue, named by what survives a reboot.
+//
+// IRQ numbers change between boots and kernels, so an IRQ is named by its action name
+// ("eth1-16", "eth0-TxRx-3", "15100000.ethernet") and, where several IRQs share one action
+// name (a frame engine's rings), by its position among them in hwirq order. Queues are named by
+// interface and index.
+#pragma once
+
+#include "core/cpumask.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coresteer {
+
+struct IrqSelector {
+    std::string action; // the first action name of the IRQ
+    int index = 0;      // among IRQs with this action name, ordered by hwirq (then IRQ number)
+
+    bool operator==(const IrqSelector&) const = default;
+    std::string display() const; // "eth1-16", "15100000.ethernet #2"
+};
+
+struct IrqTarget {
+    IrqSelector irq;
+    CpuMask cpus;
+    std::string why; // one sentence: why these CPUs
+};
+
+struct RxQueueTarget {
+    std::string interface;
+    int queue = 0;
+    std::optional<CpuMask> rpsCpus; // empty mask: RPS off
+    std::optional<std::uint32_t> rpsFlowCnt;
+    std::string why;
+};
+
+struct TxQueueTarget {
+    std::string interface;
+    int queue = 0;
+    CpuMask xpsCpus;
+    std::string why;
+};
+
+struct Layout {
+    std::vector<IrqTarget> irqs;
+    std::vector<RxQueueTarget> rx;
+    std::vector<TxQueueTarget> tx;
+    std::optional<std::uint32_t> rpsSockFlowEntries;
+    // Sentences that explain the layout as a whole ("one core: nothing to spread").
+    std::vector<std::string> notes;
+
+    bool empty() const { return irqs.empty() && rx.empty() && tx.empty() && !rpsSockFlowEntries; }
+};
+
+} // namespace coresteer

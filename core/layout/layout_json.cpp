@@ -1,0 +1,295 @@
+#include "core/layout/layout_json.h"
+
+#include <set>
+
+namespace coresteer {
+
+using nlohmann::json;
+
+std::string IrqSelector::display() const {
+    return index == 0 ? action : action + " #" + std::to_string(index);
+}
+
+namespace {
+
+json maskJson(const CpuMask& m) {
+    return m.toList();
+}
+
+// A strict reader: every key must be known, every value of the expected type.
+class Reader {
+public:
+    explicit Reader(std::string* error) : m_error(error) {}
+    bool ok() const { return m_ok; }
+
+    bool fail(const std::string& where, const std::string& what) {
+        if (m_ok && m_error)
+            *m_error = where + ": " + what;
+        m_ok = false;
+        return false;
+    }
+    bool object(const json& j, const std::string& where, std::initializer_list<const char*> keys) {
+        if (!j.is_object())
+            return fail(where.empty() ? "document" : where, "expected an object");
+        const std::set<std::string> known(keys.begin(), keys.end());
+        for (const auto& [k, v] : j.items())
+            if (!known.count(k))
+                return fail(where.empty() ? k : where + "." + k, "unknown key");
+        return true;
+    }
+    std::optional<std::string> string(const json& j, const char* key, const std::string& where,
+                                      bool required) {
+        if (!j.contains(key)) {
+            if (required)
+                fail(join(where, key), "missing");
+            return std::nullopt;
+        }
+        if (!j[key].is_string()) {
+            fail(join(where, key), "expected a string");
+            return std::nullopt;
+        }
+        return j[key].get<std::string>();
+    }
+    std::optional<std::int64_t> integer(const json& j, const char* key, const std::string& where,
+                                        bool required, std::int64_t lo, std::int64_t hi) {
+        if (!j.contains(key)) {
+            if (required)
+                fail(join(where, key), "missing");
+            return std::nullopt;
+        }
+        if (!j[key].is_number_integer()) {
+            fail(join(where, key), "expected a whole number");
+            return std::nullopt;
+        }
+        const auto v = j[key].get<std::int64_t>();
+        if (v < lo || v > hi) {
+            fail(join(where, key),
+                 "out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+            return std::nullopt;
+        }
+        return v;
+    }
+    std::optional<CpuMask> mask(const json& j, const char* key, const std::string& where,
+                                bool required) {
+        const auto s = string(j, key, where, required);
+        if (!s)
+            return std::nullopt;
+        std::string err;
+        auto m = CpuMask::fromList(*s, &err);
+        if (!m)
+            fail(join(where, key), "expected a CPU list such as \"0-3,6\": " + err);
+        return m;
+    }
+    static std::string join(const std::string& where, const char* key) {
+        return where.empty() ? key : where + "." + key;
+    }
+
+private:
+    std::string* m_error;
+    bool m_ok = true;
+};
+
+bool checkSchema(Reader& r, const json& j, const char* expected) {
+    if (!j.is_object())
+        return r.fail("document", "expected an object");
+    const auto s = r.string(j, "schema", "", true);
+    if (!s)
+        return false;
+    const std::string want = expected;
+    const auto slash = want.rfind('/');
+    if (s->substr(0, slash + 1) != want.substr(0, slash + 1))
+        return r.fail("schema", "'" + *s + "' is not a " + want.substr(0, slash) + " file");
+    const auto version = std::atoi(s->c_str() + slash + 1);
+    const auto supported = std::atoi(want.c_str() + slash + 1);
+    if (version > supported)
+        return r.fail("schema", "'" + *s +
+                                    "' was written by a newer coresteer (this one reads up to " +
+                                    want + ")");
+    if (version < 1)
+        return r.fail("schema", "bad version in '" + *s + "'");
+    return true;
+}
+
+std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& where,
+                                 bool topLevel) {
+    if (topLevel) {
+        if (!checkSchema(r, j, kLayoutSchema) ||
+            !r.object(
+                j, where,
+                {"schema", "irqs", "rx_queues", "tx_queues", "rps_sock_flow_entries", "notes"}))
+            return std::nullopt;
+    } else if (!r.object(j, where,
+                         {"irqs", "rx_queues", "tx_queues", "rps_sock_flow_entries", "notes"})) {
+        return std::nullopt;
+    }
+    Layout l;
+    auto array = [&](const char* key) -> const json* {
+        if (!j.contains(key))
+            return nullptr;
+        if (!j[key].is_array()) {
+            r.fail(Reader::join(where, key), "expected a list");
+            return nullptr;
+        }
+        return &j[key];
+    };
+    if (const auto* a = array("irqs")) {
+        for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
+            const auto w = Reader::join(where, "irqs") + "[" + std::to_string(i) + "]";
+            const auto& e = (*a)[i];
+            if (!r.object(e, w, {"action", "index", "cpus", "why"}))
+                break;
+            IrqTarget t;
+            t.irq.action = r.string(e, "action", w, true).value_or("");
+            t.irq.index = static_cast<int>(r.integer(e, "index", w, false, 0, 4095).value_or(0));
+            t.cpus = r.mask(e, "cpus", w, true).value_or(CpuMask{});
+            t.why = r.string(e, "why", w, false).value_or("");
+            if (r.ok() && t.irq.action.empty())
+                r.fail(w + ".action", "empty");
+            l.irqs.push_back(std::move(t));
+        }
+    }
+    if (const auto* a = array("rx_queues")) {
+        for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
+            const auto w = Reader::join(where, "rx_queues") + "[" + std::to_string(i) + "]";
+            const auto& e = (*a)[i];
+            if (!r.object(e, w, {"interface", "queue", "rps_cpus", "rps_flow_cnt", "why"}))
+                break;
+            RxQueueTarget t;
+            t.interface = r.string(e, "interface", w, true).value_or("");
+            t.queue = static_cast<int>(r.integer(e, "queue", w, true, 0, 65535).value_or(0));
+            t.rpsCpus = r.mask(e, "rps_cpus", w, false);
+            if (auto v = r.integer(e, "rps_flow_cnt", w, false, 0, 1 << 30))
+                t.rpsFlowCnt = static_cast<std::uint32_t>(*v);
+            t.why = r.string(e, "why", w, false).value_or("");
+            l.rx.push_back(std::move(t));
+        }
+    }
+    if (const auto* a = array("tx_queues")) {
+        for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
+            const auto w = Reader::join(where, "tx_queues") + "[" + std::to_string(i) + "]";
+            const auto& e = (*a)[i];
+            if (!r.object(e, w, {"interface", "queue", "xps_cpus", "why"}))
+                break;
+            TxQueueTarget t;
+            t.interface = r.string(e, "interface", w, true).value_or("");
+            t.queue = static_cast<int>(r.integer(e, "queue", w, true, 0, 65535).value_or(0));
+            t.xpsCpus = r.mask(e, "xps_cpus", w, true).value_or(CpuMask{});
+            t.why = r.string(e, "why", w, false).value_or("");
+            l.tx.push_back(std::move(t));
+        }
+    }
+    if (auto v = r.integer(j, "rps_sock_flow_entries", where, false, 0, 1 << 30))
+        l.rpsSockFlowEntries = static_cast<std::uint32_t>(*v);
+    if (const auto* a = array("notes")) {
+        for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
+            if (!(*a)[i].is_string())
+                r.fail(Reader::join(where, "notes") + "[" + std::to_string(i) + "]",
+                       "expected a string");
+            else
+                l.notes.push_back((*a)[i].get<std::string>());
+        }
+    }
+    if (!r.ok())
+        return std::nullopt;
+    return l;
+}
+
+template <typename T>
+std::optional<T> parseText(const std::string& text, std::string* error,
+                           std::optional<T> (*from)(const json&, std::string*)) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        if (error)
+            *error = "not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what();
+        return std::nullopt;
+    }
+    return from(j, error);
+}
+
+} // namespace
+
+json toJson(const Layout& l) {
+    json j;
+    j["schema"] = kLayoutSchema;
+    json irqs = json::array(), rx = json::array(), tx = json::array();
+    for (const auto& t : l.irqs) {
+        json e{{"action", t.irq.action}, {"cpus", maskJson(t.cpus)}};
+        if (t.irq.index)
+            e["index"] = t.irq.index;
+        if (!t.why.empty())
+            e["why"] = t.why;
+        irqs.push_back(e);
+    }
+    for (const auto& t : l.rx) {
+        json e{{"interface", t.interface}, {"queue", t.queue}};
+        if (t.rpsCpus)
+            e["rps_cpus"] = maskJson(*t.rpsCpus);
+        if (t.rpsFlowCnt)
+            e["rps_flow_cnt"] = *t.rpsFlowCnt;
+        if (!t.why.empty())
+            e["why"] = t.why;
+        rx.push_back(e);
+    }
+    for (const auto& t : l.tx) {
+        json e{{"interface", t.interface}, {"queue", t.queue}, {"xps_cpus", maskJson(t.xpsCpus)}};
+        if (!t.why.empty())
+            e["why"] = t.why;
+        tx.push_back(e);
+    }
+    j["irqs"] = irqs;
+    j["rx_queues"] = rx;
+    j["tx_queues"] = tx;
+    if (l.rpsSockFlowEntries)
+        j["rps_sock_flow_entries"] = *l.rpsSockFlowEntries;
+    j["notes"] = l.notes;
+    return j;
+}
+
+json toJson(const Preset& p) {
+    auto layout = toJson(p.layout);
+    layout.erase("schema");
+    return json{{"schema", kPresetSchema},
+                {"name", p.name},
+                {"board", p.board},
+                {"note", p.note},
+                {"layout", layout}};
+}
+
+std::optional<Layout> layoutFromJson(const json& j, std::string* error) {
+    Reader r(error);
+    return readLayout(r, j, "", true);
+}
+
+std::optional<Preset> presetFromJson(const json& j, std::string* error) {
+    Reader r(error);
+    if (!checkSchema(r, j, kPresetSchema) ||
+        !r.object(j, "", {"schema", "name", "board", "note", "layout"}))
+        return std::nullopt;
+    Preset p;
+    p.name = r.string(j, "name", "", true).value_or("");
+    p.board = r.string(j, "board", "", true).value_or("");
+    p.note = r.string(j, "note", "", false).value_or("");
+    if (!r.ok())
+        return std::nullopt;
+    if (!j.contains("layout")) {
+        r.fail("layout", "missing");
+        return std::nullopt;
+    }
+    auto l = readLayout(r, j["layout"], "layout", false);
+    if (!l)
+        return std::nullopt;
+    p.layout = std::move(*l);
+    return p;
+}
+
+std::optional<Layout> parseLayout(const std::string& text, std::string* error) {
+    return parseText<Layout>(text, error, &layoutFromJson);
+}
+
+std::optional<Preset> parsePreset(const std::string& text, std::string* error) {
+    return parseText<Preset>(text, error, &presetFromJson);
+}
+
+} // namespace coresteer

@@ -1,0 +1,35 @@
+// Layouts and presets as JSON files: versioned, and read strictly (unknown keys, wrong types
+// and newer versions are errors that name the key).
+#pragma once
+
+#include "core/layout/layout.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace coresteer {
+
+inline constexpr const char* kLayoutSchema = "coresteer.layout/1";
+inline constexpr const char* kPresetSchema = "coresteer.preset/1";
+
+struct Preset {
+    std::string name;
+    std::string board; // board_name it was made on: "friendlyarm,nanopi-r6s"
+    std::string note;  // what it does, its source, published before/after numbers
+    Layout layout;
+};
+
+nlohmann::json toJson(const Layout& layout);
+nlohmann::json toJson(const Preset& preset);
+
+// nullopt with a message naming the key ("rx_queues[2].rps_cpus: expected a CPU list").
+std::optional<Layout> layoutFromJson(const nlohmann::json& j, std::string* error);
+std::optional<Preset> presetFromJson(const nlohmann::json& j, std::string* error);
+
+// From text (a file's content); also reports JSON syntax errors with their byte position.
+std::optional<Layout> parseLayout(const std::string& text, std::string* error);
+std::optional<Preset> parsePreset(const std::string& text, std::string* error);
+
+} // namespace coresteer

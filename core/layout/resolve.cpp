@@ -1,0 +1,195 @@
+#include "core/layout/resolve.h"
+
+#include "core/text.h"
+
+#include <algorithm>
+#include <map>
+
+namespace coresteer {
+
+namespace {
+
+struct IrqOrder {
+    std::uint64_t hwirq;
+    std::uint32_t irq;
+    bool operator<(const IrqOrder& o) const {
+        return hwirq != o.hwirq ? hwirq < o.hwirq : irq < o.irq;
+    }
+};
+
+// action name -> its IRQs in hwirq order.
+std::map<std::string, std::vector<std::uint32_t>> irqsByAction(const Snapshot& snap) {
+    std::map<std::string, std::vector<IrqOrder>> m;
+    for (const auto& row : snap.interrupts.rows)
+        if (row.irq && !row.actions.empty())
+            m[row.actions.front()].push_back({row.hwirq.value_or(0), *row.irq});
+    std::map<std::string, std::vector<std::uint32_t>> out;
+    for (auto& [action, v] : m) {
+        std::sort(v.begin(), v.end());
+        for (const auto& o : v)
+            out[action].push_back(o.irq);
+    }
+    return out;
+}
+
+std::string irqTarget(const Snapshot& snap, std::uint32_t irq) {
+    std::string s = "IRQ " + std::to_string(irq);
+    if (const auto* info = snap.irq(irq); info && !info->interfaces.empty()) {
+        s += " (";
+        for (std::size_t i = 0; i < info->interfaces.size(); ++i)
+            s += (i ? ", " : "") + info->interfaces[i];
+        s += ")";
+    }
+    return s;
+}
+
+// Why `mask` cannot be used on this router, or empty.
+std::string maskProblem(const CpuMask& mask, const Topology& topo, bool mayBeEmpty) {
+    if (mask.none())
+        return mayBeEmpty ? "" : "needs at least one CPU";
+    if (mask.highest() >= topo.maskWidth)
+        return "CPU " + std::to_string(mask.highest()) + " does not exist here (" +
+               std::to_string(topo.maskWidth) + " CPUs)";
+    const auto offline = mask.minus(topo.online);
+    if (!offline.none())
+        return "CPU " + offline.toList() + " is offline";
+    return "";
+}
+
+} // namespace
+
+bool Write::changes() const {
+    if (current.empty())
+        return true;
+    if (kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries)
+        return text::parseU64(text::trim(current)) != text::parseU64(value);
+    const auto a = CpuMask::fromHex(current), b = CpuMask::fromHex(value);
+    return !a || !b || !(*a == *b);
+}
+
+std::size_t Resolution::changeCount() const {
+    return static_cast<std::size_t>(
+        std::count_if(writes.begin(), writes.end(), [](const Write& w) { return w.changes(); }));
+}
+
+std::optional<std::uint32_t> findIrq(const Snapshot& snap, const IrqSelector& sel) {
+    const auto byAction = irqsByAction(snap);
+    const auto it = byAction.find(sel.action);
+    if (it == byAction.end() || sel.index < 0 ||
+        static_cast<std::size_t>(sel.index) >= it->second.size())
+        return std::nullopt;
+    return it->second[static_cast<std::size_t>(sel.index)];
+}
+
+std::optional<IrqSelector> selectorOf(const Snapshot& snap, std::uint32_t irq) {
+    for (const auto& [action, irqs] : irqsByAction(snap))
+        for (std::size_t i = 0; i < irqs.size(); ++i)
+            if (irqs[i] == irq)
+                return IrqSelector{action, static_cast<int>(i)};
+    return std::nullopt;
+}
+
+Resolution resolve(const Layout& layout, const Snapshot& snap) {
+    Resolution r;
+    const auto& topo = snap.topology;
+    const int width = std::max(topo.maskWidth, 1);
+    for (const auto& t : layout.irqs) {
+        const auto irq = findIrq(snap, t.irq);
+        if (!irq) {
+            r.skipped.push_back({"IRQ " + t.irq.display(), "no IRQ with this name here"});
+            continue;
+        }
+        const auto target = irqTarget(snap, *irq);
+        if (const auto p = maskProblem(t.cpus, topo, false); !p.empty()) {
+            r.skipped.push_back({target, p});
+            continue;
+        }
+        const auto* info = snap.irq(*irq);
+        r.writes.push_back({Write::Kind::IrqAffinity, target,
+                            "proc/irq/" + std::to_string(*irq) + "/smp_affinity",
+                            t.cpus.toHex(width),
+                            info && info->smpAffinity ? info->smpAffinity->toHex() : "", t.why});
+    }
+    for (const auto& t : layout.rx) {
+        const std::string target = t.interface + " rx-" + std::to_string(t.queue);
+        const auto* nif = snap.interface(t.interface);
+        const RxQueue* q = nullptr;
+        if (nif)
+            for (const auto& cand : nif->rx)
+                if (cand.index == t.queue)
+                    q = &cand;
+        if (!q) {
+            r.skipped.push_back({target, nif ? "no such queue here" : "no such interface here"});
+            continue;
+        }
+        const std::string dir =
+            "sys/class/net/" + t.interface + "/queues/rx-" + std::to_string(t.queue) + "/";
+        if (t.rpsCpus) {
+            if (const auto p = maskProblem(*t.rpsCpus, topo, true); !p.empty())
+                r.skipped.push_back({target + " rps_cpus", p});
+            else
+                r.writes.push_back({Write::Kind::RpsCpus, target + " rps_cpus", dir + "rps_cpus",
+                                    t.rpsCpus->toHex(width), q->rpsCpus ? q->rpsCpus->toHex() : "",
+                                    t.why});
+        }
+        if (t.rpsFlowCnt)
+            r.writes.push_back({Write::Kind::RpsFlowCnt, target + " rps_flow_cnt",
+                                dir + "rps_flow_cnt", std::to_string(*t.rpsFlowCnt),
+                                q->rpsFlowCnt ? std::to_string(*q->rpsFlowCnt) : "", t.why});
+    }
+    for (const auto& t : layout.tx) {
+        const std::string target = t.interface + " tx-" + std::to_string(t.queue) + " xps_cpus";
+        const auto* nif = snap.interface(t.interface);
+        const TxQueue* q = nullptr;
+        if (nif)
+            for (const auto& cand : nif->tx)
+                if (cand.index == t.queue)
+                    q = &cand;
+        if (!q) {
+            r.skipped.push_back({target, nif ? "no such queue here" : "no such interface here"});
+            continue;
+        }
+        if (!q->xpsCpus) {
+            r.skipped.push_back({target, "this queue has no xps_cpus (a single-queue device)"});
+            continue;
+        }
+        if (const auto p = maskProblem(t.xpsCpus, topo, true); !p.empty()) {
+            r.skipped.push_back({target, p});
+            continue;
+        }
+        r.writes.push_back(
+            {Write::Kind::XpsCpus, target,
+             "sys/class/net/" + t.interface + "/queues/tx-" + std::to_string(t.queue) + "/xps_cpus",
+             t.xpsCpus.toHex(width), q->xpsCpus->toHex(), t.why});
+    }
+    if (layout.rpsSockFlowEntries)
+        r.writes.push_back(
+            {Write::Kind::RpsSockFlowEntries, "rps_sock_flow_entries",
+             "proc/sys/net/core/rps_sock_flow_entries", std::to_string(*layout.rpsSockFlowEntries),
+             snap.rpsSockFlowEntries ? std::to_string(*snap.rpsSockFlowEntries) : "", ""});
+    return r;
+}
+
+Layout currentLayout(const Snapshot& snap, const Layout& layout) {
+    Layout cur;
+    for (const auto& t : layout.irqs)
+        if (const auto irq = findIrq(snap, t.irq))
+            if (const auto* info = snap.irq(*irq); info && info->smpAffinity)
+                cur.irqs.push_back({t.irq, *info->smpAffinity, "as it was"});
+    for (const auto& t : layout.rx)
+        if (const auto* nif = snap.interface(t.interface))
+            for (const auto& q : nif->rx)
+                if (q.index == t.queue)
+                    cur.rx.push_back({t.interface, t.queue, t.rpsCpus ? q.rpsCpus : std::nullopt,
+                                      t.rpsFlowCnt ? q.rpsFlowCnt : std::nullopt, "as it was"});
+    for (const auto& t : layout.tx)
+        if (const auto* nif = snap.interface(t.interface))
+            for (const auto& q : nif->tx)
+                if (q.index == t.queue && q.xpsCpus)
+                    cur.tx.push_back({t.interface, t.queue, *q.xpsCpus, "as it was"});
+    if (layout.rpsSockFlowEntries && snap.rpsSockFlowEntries)
+        cur.rpsSockFlowEntries = static_cast<std::uint32_t>(*snap.rpsSockFlowEntries);
+    return cur;
+}
+
+} // namespace coresteer

@@ -1,0 +1,48 @@
+// A layout against one router's snapshot: the exact files to write, with their current values,
+// and what cannot apply there.
+#pragma once
+
+#include "core/layout/layout.h"
+#include "core/snapshot.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coresteer {
+
+struct Write {
+    enum class Kind { IrqAffinity, RpsCpus, RpsFlowCnt, XpsCpus, RpsSockFlowEntries };
+    Kind kind;
+    std::string target;  // "IRQ 96 (eth1)", "eth1 rx-0 rps_cpus"
+    std::string path;    // relative to the root: "proc/irq/96/smp_affinity"
+    std::string value;   // text to write: "40", "4096"
+    std::string current; // as read in the snapshot; empty when unknown
+    std::string why;
+
+    bool changes() const; // compares masks as CPU sets, numbers as numbers
+};
+
+struct NotApplicable {
+    std::string target;
+    std::string reason;
+};
+
+struct Resolution {
+    std::vector<Write> writes;
+    std::vector<NotApplicable> skipped;
+
+    std::size_t changeCount() const;
+};
+
+// IRQ number of a selector on this snapshot, or nullopt.
+std::optional<std::uint32_t> findIrq(const Snapshot& snap, const IrqSelector& sel);
+// The selector that names `irq` on this snapshot (its first action name and rank).
+std::optional<IrqSelector> selectorOf(const Snapshot& snap, std::uint32_t irq);
+
+Resolution resolve(const Layout& layout, const Snapshot& snap);
+
+// What the router has now, as a layout over the same targets as `layout` (for revert and diff).
+Layout currentLayout(const Snapshot& snap, const Layout& layout);
+
+} // namespace coresteer
