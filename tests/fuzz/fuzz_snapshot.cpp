@@ -59,9 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::string number = std::to_string(fdp.ConsumeIntegralInRange(0, 300));
         const std::string name =
             fdp.ConsumeBool() ? "eth" + number : fdp.ConsumeRandomLengthString(12);
-        for (auto p = path.find('%'); p != std::string::npos; p = path.find('%'))
+        // One pass each: the fuzzed name may itself contain '$' or '%'.
+        for (auto p = path.find('%'); p != std::string::npos; p = path.find('%', p + number.size()))
             path.replace(p, 1, number);
-        for (auto p = path.find('$'); p != std::string::npos; p = path.find('$'))
+        for (auto p = path.find('$'); p != std::string::npos; p = path.find('$', p + name.size()))
             path.replace(p, 1, name);
         const auto kind = fdp.PickValueInArray(
             {BundleEntry::Kind::File, BundleEntry::Kind::File, BundleEntry::Kind::File,
