@@ -94,6 +94,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"sys/class/net/*/operstate", K::File, attr, false},
         {"sys/class/net/*/mtu", K::File, attr, false},
         {"sys/class/net/*/threaded", K::File, attr, false},
+        {"sys/class/net/*/speed", K::File, attr, false},
         {"sys/class/net/*/queues/rx-#/rps_cpus", K::File, attr, false},
         {"sys/class/net/*/queues/rx-#/rps_flow_cnt", K::File, attr, false},
         {"sys/class/net/*/queues/tx-#/xps_cpus", K::File, attr, false},

@@ -33,6 +33,25 @@ const char* toString(IrqRole r) {
     return "";
 }
 
+bool NetInterface::isWireless() const {
+    static const char* const drivers[] = {
+        "ath9k",       "ath10k_pci", "ath10k_ahb", "ath11k",  "ath11k_pci",   "ath12k_pci",
+        "mt7603e",     "mt76x2e",    "mt7615e",    "mt7915e", "mt7921e",      "mt7996e",
+        "mt798x-wmac", "brcmfmac",   "b43",        "mwlwifi", "mwifiex_pcie", "iwlwifi",
+        "rtw88_pci",   "rtw89_pci",  "rt2800pci"};
+    for (const char* d : drivers)
+        if (driver == d)
+            return true;
+    if (name.rfind("wlan", 0) == 0)
+        return true;
+    // OpenWrt names Wi-Fi netdevs phyN-apM, phyN-staM, phyN-meshM.
+    if (name.rfind("phy", 0) == 0) {
+        const auto dash = name.find('-');
+        return dash != std::string::npos && dash > 3;
+    }
+    return false;
+}
+
 const IrqInfo* Snapshot::irq(std::uint32_t n) const {
     for (const auto& i : irqs)
         if (i.irq == n)

@@ -67,12 +67,15 @@ struct NetInterface {
     std::string conduit; // DSA user ports and VLANs: the interface iflink points to
     std::string operstate;
     std::optional<int> mtu;
+    std::optional<int> speedMbps; // link speed; unknown while the link is down
     std::optional<bool> threadedNapi;
     std::vector<RxQueue> rx;
     std::vector<TxQueue> tx;
     std::vector<std::uint32_t> irqs; // sorted
 
     bool isVirtual() const { return busDevice.empty(); }
+    // A Wi-Fi netdev (by driver, or by OpenWrt's and the kernel's naming).
+    bool isWireless() const;
 };
 
 struct Snapshot {

@@ -92,6 +92,8 @@ json toJson(const Snapshot& snap) {
                        {"conduit", n.conduit},
                        {"operstate", n.operstate},
                        {"mtu", opt(n.mtu)},
+                       {"speed_mbps", opt(n.speedMbps)},
+                       {"wireless", n.isWireless()},
                        {"ifindex", opt(n.ifindex)},
                        {"threaded_napi", opt(n.threadedNapi)},
                        {"irqs", n.irqs},

@@ -162,6 +162,10 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
         if (auto v = r.number(dir + "mtu", 1u << 20))
             nif.mtu = static_cast<int>(*v);
         nif.operstate = text::printable(r.line(dir + "operstate").value_or(""), 16);
+        // Reading speed fails (EINVAL) while the link is down: that is no news, so no warning.
+        if (const auto* sp = bundle.file(dir + "speed"))
+            if (const auto v = text::parseU64(text::trim(*sp)); v && *v > 0 && *v <= 1'000'000)
+                nif.speedMbps = static_cast<int>(*v);
         if (auto v = r.number(dir + "threaded", 1))
             nif.threadedNapi = *v == 1;
 

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -90,4 +92,33 @@ TEST(Cli, ThisMachineReadOnly) {
     EXPECT_GE(j["topology"]["cpus"].size(), 1u);
     EXPECT_FALSE(j["irqs"].empty());
     EXPECT_FALSE(j["system"]["kernel"].get<std::string>().empty());
+}
+
+TEST(Cli, PlanJsonIsALayoutThatDiffAccepts) {
+    const auto root = (test::boardsDir() / "nanopi-r6s-friendlywrt").string();
+    const auto plan = cli({"plan", "--root", root, "--json"});
+    ASSERT_EQ(plan.code, 0) << plan.err;
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "cli-plan";
+    std::filesystem::create_directories(dir);
+    const auto file = (dir / "layout.json").string();
+    std::ofstream(file) << plan.out;
+    const auto diff = cli({"diff", "--root", root, file, "--json"});
+    ASSERT_EQ(diff.code, 0) << diff.err;
+    const auto j = nlohmann::json::parse(diff.out);
+    EXPECT_TRUE(j["not_applicable"].empty());
+    EXPECT_FALSE(j["changes"].empty());
+    bool eth1Irq = false;
+    for (const auto& c : j["changes"])
+        eth1Irq = eth1Irq || (c["target"] == "IRQ 141 (eth1)" && c["value"] == "04");
+    EXPECT_TRUE(eth1Irq) << diff.out;
+    // The text forms explain themselves.
+    const auto text = cli({"plan", "--root", root});
+    EXPECT_NE(text.out.find("receive processing (RPS) on big CPU4"), std::string::npos) << text.out;
+    // A layout for another board: what does not apply is listed, and the exit code says so.
+    const auto other = cli({"diff", "--root", (test::boardsDir() / "bpi-r4").string(), file});
+    EXPECT_EQ(other.code, 1);
+    EXPECT_NE(other.out.find("cannot apply: no IRQ with this name here"), std::string::npos)
+        << other.out;
+    const auto bad = cli({"diff", "--root", root, "/nonexistent.json"});
+    EXPECT_EQ(bad.code, 2);
 }

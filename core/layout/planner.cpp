@@ -1,0 +1,392 @@
+// How the planner thinks (goal: the most throughput through cake SQM):
+//
+// - Shaping and NAPI polling are the heavy work; the hard interrupt itself is cheap. On
+//   big.LITTLE SoCs the interrupts go to LITTLE cores and the packet processing, through RPS
+//   (receive) and XPS (transmit), to big cores, a core of its own for each of the fastest ports
+//   when there are enough (NanoPi R6S: eth1 IRQ on CPU2, RPS CPU4, XPS CPU5; eth2 IRQ CPU3, RPS
+//   CPU6, XPS CPU7; the 1G eth0 on CPU0 with its steering on CPU1; NanoPi R4S: IRQs on CPU2 and
+//   CPU3, RPS on the A72s CPU4 and CPU5).
+// - NICs with hardware RSS (a queue IRQ per ring) get one ring per core, and RPS off: the NIC
+//   already spreads the flows, and RPS would only move them again.
+// - On uniform SoCs with Wi-Fi, CPU0 keeps the system's interrupts, the last core the Wi-Fi, and
+//   the network queues alternate over the cores between (IPQ4019: CPU1 and CPU2).
+// - Otherwise each NIC's IRQs get a core of their own and RPS spreads over the others.
+#include "core/layout/planner.h"
+
+#include "core/layout/resolve.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace coresteer {
+
+namespace {
+
+// One NIC as the planner sees it: one interface, or the ports that share a frame engine's IRQs.
+struct Unit {
+    std::vector<const NetInterface*> ports;
+    std::vector<std::uint32_t> irqs; // in hwirq order
+    std::string name() const {
+        std::string s;
+        for (const auto* p : ports)
+            s += (s.empty() ? "" : "+") + p->name;
+        return s;
+    }
+    int speed() const {
+        int best = 0;
+        for (const auto* p : ports)
+            best = std::max(best, p->speedMbps.value_or(0));
+        return best;
+    }
+};
+
+CpuMask one(int cpu, int width) {
+    return CpuMask::fromCpus({cpu}, width);
+}
+
+std::string cpuName(int cpu) {
+    return "CPU" + std::to_string(cpu);
+}
+
+class Planner {
+public:
+    explicit Planner(const Snapshot& s) : m_snap(s), m_width(std::max(s.topology.maskWidth, 1)) {}
+
+    Layout run() {
+        const auto& topo = m_snap.topology;
+        m_online = topo.online.cpus();
+        collectUnits();
+        if (m_online.size() <= 1) {
+            m_layout.notes.push_back("This router has one CPU core: there is nothing to spread, so "
+                                     "coresteer leaves its IRQs and queues as they are.");
+            return m_layout;
+        }
+        if (m_units.empty()) {
+            m_layout.notes.push_back("No network interface with its own IRQs was found.");
+            return m_layout;
+        }
+        if (m_snap.system.irqbalanceRunning.value_or(false))
+            m_layout.notes.push_back("irqbalance is running and will move these IRQs again within "
+                                     "seconds; stop and disable it before applying.");
+        if (topo.classes.size() >= 2)
+            bigLittle();
+        else if (hasRss())
+            rss();
+        else if (!m_wifiIrqs.empty() && m_online.size() >= 4)
+            uniformWithWifi();
+        else
+            uniform();
+        return m_layout;
+    }
+
+private:
+    void collectUnits() {
+        std::map<std::set<std::string>, Unit> byPorts;
+        for (const auto& info : m_snap.irqs) {
+            if (info.interfaces.empty())
+                continue;
+            std::set<std::string> ports;
+            bool wireless = false;
+            for (const auto& n : info.interfaces) {
+                const auto* nif = m_snap.interface(n);
+                if (!nif)
+                    continue;
+                wireless = wireless || nif->isWireless();
+                ports.insert(n);
+            }
+            if (wireless) {
+                m_wifiIrqs.push_back(info.irq);
+                continue;
+            }
+            auto& u = byPorts[ports];
+            if (u.ports.empty())
+                for (const auto& n : ports)
+                    u.ports.push_back(m_snap.interface(n));
+            u.irqs.push_back(info.irq);
+        }
+        for (auto& [ports, u] : byPorts) {
+            std::sort(u.irqs.begin(), u.irqs.end(), [&](std::uint32_t a, std::uint32_t b) {
+                const auto* ra = m_snap.interrupts.findIrq(a);
+                const auto* rb = m_snap.interrupts.findIrq(b);
+                const auto ha = ra && ra->hwirq ? *ra->hwirq : a,
+                           hb = rb && rb->hwirq ? *rb->hwirq : b;
+                return ha != hb ? ha < hb : a < b;
+            });
+            m_units.push_back(std::move(u));
+        }
+        std::sort(m_units.begin(), m_units.end(),
+                  [](const Unit& a, const Unit& b) { return a.name() < b.name(); });
+    }
+
+    // Separately named transmit and receive IRQs (edma_eth_tx3, eth0-rx-1): queues that the
+    // driver pairs with CPUs itself, not rings to spread one per core.
+    bool splitTxRx(const Unit& u) const {
+        bool tx = false, rx = false;
+        for (auto irq : u.irqs) {
+            const auto* row = m_snap.interrupts.findIrq(irq);
+            if (!row || row->actions.empty())
+                continue;
+            const auto& a = row->actions.front();
+            tx = tx || a.find("_tx") != std::string::npos || a.find("-tx-") != std::string::npos;
+            rx = rx || a.find("_rx") != std::string::npos || a.find("-rx-") != std::string::npos;
+        }
+        return tx && rx;
+    }
+
+    bool hasRss() const {
+        for (const auto& u : m_units)
+            if (u.irqs.size() >= 2 && !splitTxRx(u))
+                return true;
+        return false;
+    }
+
+    void setIrq(std::uint32_t irq, const CpuMask& cpus, const std::string& why) {
+        if (const auto sel = selectorOf(m_snap, irq))
+            m_layout.irqs.push_back({*sel, cpus, why});
+    }
+
+    void setRps(const Unit& u, const CpuMask& cpus, const std::string& why) {
+        for (const auto* p : u.ports)
+            for (const auto& q : p->rx)
+                m_layout.rx.push_back({p->name, q.index, cpus, std::nullopt, why});
+    }
+
+    void setXps(const Unit& u, const CpuMask& cpus, const std::string& why) {
+        for (const auto* p : u.ports)
+            for (const auto& q : p->tx)
+                if (q.xpsCpus)
+                    m_layout.tx.push_back({p->name, q.index, cpus, why});
+    }
+
+    void bigLittle() {
+        const auto& classes = m_snap.topology.classes;
+        const auto little = classes.front().cpus.cpus();
+        const auto big = classes.back().cpus.cpus();
+        const std::string littleName = classes.front().name, bigName = classes.back().name;
+        // The fastest ports get big cores of their own; the others stay on LITTLE cores.
+        int top = 0;
+        for (const auto& u : m_units)
+            top = std::max(top, u.speed());
+        std::vector<const Unit*> fast, slow;
+        for (const auto& u : m_units)
+            (u.speed() == top ? fast : slow).push_back(&u);
+        const std::size_t perPort = big.size() >= 2 * fast.size() ? 2
+                                    : big.size() >= fast.size()   ? 1
+                                                                  : 0;
+        m_layout.notes.push_back(
+            "Interrupts go to " + littleName + " cores and packet processing (RPS, XPS) to " +
+            bigName +
+            " cores: shaping and NAPI polling are the heavy work, the interrupt itself is cheap.");
+        std::set<int> usedLittle;
+        // Fast ports take the highest LITTLE cores, one each.
+        for (std::size_t i = 0; i < fast.size(); ++i) {
+            const auto& u = *fast[i];
+            const int irqCpu = little[(little.size() - fast.size() + i) % little.size()];
+            usedLittle.insert(irqCpu);
+            for (auto irq : u.irqs)
+                setIrq(irq, one(irqCpu, m_width),
+                       u.name() + "'s interrupts on " + littleName + " " + cpuName(irqCpu) +
+                           ", a core of its own.");
+            if (perPort == 0) {
+                setRps(u, CpuMask::fromCpus(big, m_width),
+                       "More fast ports than " + bigName + " cores: " + u.name() +
+                           "'s receive processing is spread over all of them.");
+                continue;
+            }
+            const int rpsCpu = big[perPort * i];
+            setRps(u, one(rpsCpu, m_width),
+                   u.name() + "'s receive processing (RPS) on " + bigName + " " + cpuName(rpsCpu) +
+                       ".");
+            if (perPort == 2) {
+                const int xpsCpu = big[perPort * i + 1];
+                setXps(u, one(xpsCpu, m_width),
+                       u.name() + "'s transmit queue (XPS) on " + bigName + " " + cpuName(xpsCpu) +
+                           ", apart from its receive side.");
+            }
+        }
+        // Slower ports: from the lowest LITTLE core up, with their steering on the next free one.
+        std::size_t next = 0;
+        auto nextLittle = [&]() {
+            for (std::size_t k = 0; k < little.size(); ++k) {
+                const int c = little[(next + k) % little.size()];
+                if (!usedLittle.count(c)) {
+                    next = (next + k + 1) % little.size();
+                    usedLittle.insert(c);
+                    return c;
+                }
+            }
+            return little[next++ % little.size()];
+        };
+        for (const auto* u : slow) {
+            const int irqCpu = nextLittle();
+            for (auto irq : u->irqs)
+                setIrq(irq, one(irqCpu, m_width),
+                       u->name() + " is slower than the others: its interrupts stay on " +
+                           littleName + " " + cpuName(irqCpu) + ".");
+            const int steer = nextLittle();
+            setRps(*u, one(steer, m_width),
+                   u->name() + "'s receive processing on " + littleName + " " + cpuName(steer) +
+                       ", leaving the " + bigName + " cores to the fast ports.");
+            setXps(*u, one(steer, m_width),
+                   u->name() + "'s transmit queue on " + littleName + " " + cpuName(steer) +
+                       " as well.");
+        }
+        wifiOn(little.back(), littleName + " " + cpuName(little.back()));
+    }
+
+    void rss() {
+        const std::size_t n = m_online.size();
+        std::size_t offset = 0; // the next unit starts where the last one ended
+        for (const auto& u : m_units) {
+            if (u.irqs.size() == 1) {
+                const int cpu = m_online[offset++ % n];
+                setIrq(u.irqs.front(), one(cpu, m_width),
+                       u.name() + " has a single queue: its interrupt on " + cpuName(cpu) + ".");
+                CpuMask rest(m_width);
+                for (int c : m_online)
+                    if (c != cpu)
+                        rest.set(c);
+                setRps(u, rest, u.name() + "'s receive processing spread over the other cores.");
+                continue;
+            }
+            const bool frameEngine = u.irqs.size() == n + 1; // n RSS rings plus the TX completion
+            for (std::size_t i = 0; i < u.irqs.size(); ++i) {
+                if (frameEngine && i == n) {
+                    const int cpu = m_online[n / 2];
+                    setIrq(u.irqs[i], one(cpu, m_width),
+                           u.name() + "'s transmit completion interrupt on " + cpuName(cpu) + ".");
+                    continue;
+                }
+                // A driver that hints one CPU per queue knows the NUMA node: follow it.
+                const auto* info = m_snap.irq(u.irqs[i]);
+                if (info && info->affinityHint && info->affinityHint->count() == 1 &&
+                    info->affinityHint->isSubsetOf(m_snap.topology.online)) {
+                    setIrq(u.irqs[i], *info->affinityHint,
+                           u.name() + " queue interrupt " + std::to_string(i) + " on CPU" +
+                               info->affinityHint->toList() +
+                               ", as the driver hints (a core on the NIC's own NUMA node).");
+                    continue;
+                }
+                const int cpu = m_online[(offset + i) % n];
+                setIrq(u.irqs[i], one(cpu, m_width),
+                       u.name() + " queue interrupt " + std::to_string(i) + " on " + cpuName(cpu) +
+                           ": the NIC spreads flows over its queues (RSS), one queue per core.");
+            }
+            if (!frameEngine)
+                offset += u.irqs.size();
+            setRps(u, CpuMask(m_width),
+                   "RPS off: the NIC's RSS already spreads the flows over the cores.");
+            for (const auto* p : u.ports)
+                for (const auto& q : p->tx)
+                    if (q.xpsCpus && p->tx.size() > 1)
+                        m_layout.tx.push_back(
+                            {p->name, q.index,
+                             one(m_online[static_cast<std::size_t>(q.index) % n], m_width),
+                             "Transmit queue " + std::to_string(q.index) +
+                                 " on the core of the same number."});
+        }
+        m_layout.notes.push_back("The NICs spread received flows themselves (RSS): their queue "
+                                 "interrupts go one per core, and RPS is off.");
+        if (!m_wifiIrqs.empty())
+            wifiOn(m_online.back(), cpuName(m_online.back()));
+    }
+
+    void uniformWithWifi() {
+        const int wifiCpu = m_online.back();
+        std::vector<int> net(m_online.begin() + 1, m_online.end() - 1); // CPU0 keeps the system
+        m_layout.notes.push_back(cpuName(m_online.front()) + " keeps the system's interrupts, " +
+                                 cpuName(wifiCpu) + " the Wi-Fi, and the network alternates over " +
+                                 CpuMask::fromCpus(net).toList() + ".");
+        for (const auto& u : m_units) {
+            // The essedma driver serves its transmit queues four to a CPU: keep groups of four.
+            std::size_t tx = 0, rx = 0;
+            for (auto irq : u.irqs) {
+                const auto* row = m_snap.interrupts.findIrq(irq);
+                const std::string action = row && !row->actions.empty() ? row->actions.front() : "";
+                const bool isTx = action.find("_tx") != std::string::npos ||
+                                  action.find("-tx") != std::string::npos;
+                const std::size_t slot = isTx ? (tx++ / 4) : rx++;
+                // Start from the highest network core: the lowest gets the receive steering first.
+                const int cpu = net[(net.size() - 1 + net.size() * 8 - slot) % net.size()];
+                setIrq(irq, one(cpu, m_width),
+                       u.name() + " " + (isTx ? "transmit" : "receive") +
+                           " interrupts alternate over " + CpuMask::fromCpus(net).toList() +
+                           (isTx ? ", four queues at a time." : "."));
+            }
+            for (const auto* p : u.ports) {
+                for (const auto& q : p->rx)
+                    m_layout.rx.push_back(
+                        {p->name, q.index,
+                         one(net[static_cast<std::size_t>(q.index) % net.size()], m_width), 256u,
+                         "Receive queues alternate over the network cores."});
+                for (const auto& q : p->tx)
+                    if (q.xpsCpus)
+                        m_layout.tx.push_back(
+                            {p->name, q.index,
+                             one(net[static_cast<std::size_t>(q.index) % net.size()], m_width),
+                             "Transmit queues alternate over the network cores."});
+            }
+        }
+        m_layout.rpsSockFlowEntries = 1024;
+        wifiOn(wifiCpu, cpuName(wifiCpu));
+        // The Wi-Fi interfaces' own queues follow their interrupts.
+        for (const auto& nif : m_snap.interfaces) {
+            if (!nif.isWireless() || nif.isVirtual())
+                continue;
+            for (const auto& q : nif.rx)
+                m_layout.rx.push_back({nif.name, q.index, one(wifiCpu, m_width), 256u,
+                                       "Wi-Fi receive processing on the Wi-Fi core."});
+            for (const auto& q : nif.tx)
+                if (q.xpsCpus)
+                    m_layout.tx.push_back({nif.name, q.index, one(wifiCpu, m_width),
+                                           "Wi-Fi transmit queues on the Wi-Fi core."});
+        }
+    }
+
+    void uniform() {
+        // Each NIC's interrupts on a core of its own, from CPU1 up (CPU0 keeps the system's);
+        // RPS over the remaining cores.
+        std::set<int> irqCpus;
+        for (std::size_t i = 0; i < m_units.size(); ++i) {
+            const int cpu = m_online[(i + 1) % m_online.size()];
+            irqCpus.insert(cpu);
+            for (auto irq : m_units[i].irqs)
+                setIrq(irq, one(cpu, m_width),
+                       m_units[i].name() + "'s interrupts on " + cpuName(cpu) + ".");
+        }
+        for (const auto& u : m_units) {
+            CpuMask rest(m_width);
+            for (int c : m_online)
+                if (!irqCpus.count(c) || m_online.size() <= m_units.size())
+                    rest.set(c);
+            setRps(u, rest,
+                   u.name() + "'s receive processing spread over " + rest.toList() +
+                       ", away from the interrupt cores.");
+        }
+        m_layout.notes.push_back(
+            "Each NIC's interrupts get a core of their own; RPS spreads the rest of the work.");
+        if (!m_wifiIrqs.empty())
+            wifiOn(m_online.back(), cpuName(m_online.back()));
+    }
+
+    void wifiOn(int cpu, const std::string& what) {
+        for (auto irq : m_wifiIrqs)
+            setIrq(irq, one(cpu, m_width), "Wi-Fi interrupts on " + what + ".");
+    }
+
+    const Snapshot& m_snap;
+    int m_width;
+    std::vector<int> m_online;
+    std::vector<Unit> m_units;
+    std::vector<std::uint32_t> m_wifiIrqs;
+    Layout m_layout;
+};
+
+} // namespace
+
+Layout plan(const Snapshot& snap, const PlanGoal&) {
+    return Planner(snap).run();
+}
+
+} // namespace coresteer

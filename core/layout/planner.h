@@ -1,0 +1,16 @@
+// The planner: proposes a layout for a snapshot and explains every choice in a sentence.
+#pragma once
+
+#include "core/layout/layout.h"
+#include "core/snapshot.h"
+
+namespace coresteer {
+
+struct PlanGoal {
+    enum class Kind { SqmThroughput };
+    Kind kind = Kind::SqmThroughput;
+};
+
+Layout plan(const Snapshot& snap, const PlanGoal& goal = {});
+
+} // namespace coresteer
