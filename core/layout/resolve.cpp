@@ -58,6 +58,15 @@ std::string maskProblem(const CpuMask& mask, const Topology& topo, bool mayBeEmp
 
 } // namespace
 
+bool validInterfaceName(std::string_view n) {
+    if (n.empty() || n.size() > 15 || n == "." || n == "..")
+        return false;
+    for (unsigned char c : n)
+        if (c == '/' || c == ':' || c <= ' ' || c == 0x7f)
+            return false;
+    return true;
+}
+
 bool Write::changes() const {
     if (current.empty())
         return true;
@@ -112,6 +121,10 @@ Resolution resolve(const Layout& layout, const Snapshot& snap) {
     }
     for (const auto& t : layout.rx) {
         const std::string target = t.interface + " rx-" + std::to_string(t.queue);
+        if (!validInterfaceName(t.interface)) {
+            r.skipped.push_back({text::printable(target), "not a valid kernel interface name"});
+            continue;
+        }
         const auto* nif = snap.interface(t.interface);
         const RxQueue* q = nullptr;
         if (nif)
@@ -139,6 +152,10 @@ Resolution resolve(const Layout& layout, const Snapshot& snap) {
     }
     for (const auto& t : layout.tx) {
         const std::string target = t.interface + " tx-" + std::to_string(t.queue) + " xps_cpus";
+        if (!validInterfaceName(t.interface)) {
+            r.skipped.push_back({text::printable(target), "not a valid kernel interface name"});
+            continue;
+        }
         const auto* nif = snap.interface(t.interface);
         const TxQueue* q = nullptr;
         if (nif)

@@ -42,6 +42,10 @@ std::optional<IrqSelector> selectorOf(const Snapshot& snap, std::uint32_t irq);
 
 Resolution resolve(const Layout& layout, const Snapshot& snap);
 
+// A kernel interface name as dev_valid_name() accepts it: 1-15 bytes, no '/', ':' or white
+// space, not "." or "..". Names that fail it are never written to.
+bool validInterfaceName(std::string_view name);
+
 // What the router has now, as a layout over the same targets as `layout` (for revert and diff).
 Layout currentLayout(const Snapshot& snap, const Layout& layout);
 

@@ -1,0 +1,270 @@
+#include "core/layout/apply.h"
+
+#include "core/ssh/session.h"
+#include "core/text.h"
+
+#include <map>
+#include <random>
+
+namespace coresteer {
+
+namespace {
+
+std::string token() {
+    std::random_device rd;
+    static const char* hex = "0123456789abcdef";
+    std::string t = "@@ap";
+    for (int i = 0; i < 32; ++i)
+        t += hex[rd() % 16];
+    return t;
+}
+
+// Shared by the apply and the settle scripts: restore every captured value.
+constexpr const char* kRestore = R"SH(TAB='	'
+NL='
+'
+restore() {
+    [ -f "$D/revert.data" ] || return 0
+    while IFS="$TAB" read -r p v; do
+        [ -n "$p" ] && printf '%s\n' "$v" > "$R/$p" 2>/dev/null
+    done < "$D/revert.data"
+}
+)SH";
+
+std::string prelude(const std::string& root) {
+    std::string r = root;
+    while (r.size() > 1 && r.back() == '/')
+        r.pop_back();
+    if (r == "/")
+        r.clear();
+    return "R=" + ssh::shellQuote(r) + "\nD=\"$R/tmp/coresteer\"\n" + kRestore;
+}
+
+bool sameValue(const Write& w, const std::string& a, const std::string& b) {
+    if (w.kind == Write::Kind::RpsFlowCnt || w.kind == Write::Kind::RpsSockFlowEntries)
+        return text::parseU64(text::trim(a)) == text::parseU64(text::trim(b));
+    const auto ma = CpuMask::fromHex(a), mb = CpuMask::fromHex(b);
+    return ma && mb && *ma == *mb;
+}
+
+} // namespace
+
+const char* toString(TargetResult::Status s) {
+    switch (s) {
+    case TargetResult::Status::Applied:
+        return "applied";
+    case TargetResult::Status::AppliedDifferently:
+        return "applied differently";
+    case TargetResult::Status::Refused:
+        return "refused by the kernel";
+    case TargetResult::Status::Failed:
+        return "failed";
+    case TargetResult::Status::NotRun:
+        break;
+    }
+    return "not run";
+}
+
+bool isKernelRefusal(const std::string& m) {
+    for (const char* s : {"Invalid argument", "I/O error", "Input/output error", "Value too large",
+                          "Numerical result out of range", "out of range"})
+        if (m.find(s) != std::string::npos)
+            return true;
+    return false;
+}
+
+ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string& root,
+                            const ApplyOptions& options) {
+    ApplyScript s;
+    s.token = token();
+    std::string sc = prelude(root) + "T='" + s.token + "'\n";
+    sc += R"SH(umask 077
+mkdir -p "$D" || { echo "cannot create $D" >&2; exit 3; }
+if [ -f "$D/pending" ]; then
+    echo "an earlier apply is still waiting for confirm or revert" >&2
+    exit 4
+fi
+: > "$D/revert.new" || exit 3
+cap() {
+    v=
+    IFS= read -r v < "$R/$1" 2>/dev/null
+    if [ -z "$v" ]; then echo "cannot read the current value of $1" >&2; exit 5; fi
+    printf '%s\t%s\n' "$1" "$v" >> "$D/revert.new"
+}
+w() {
+    if e=$( { printf '%s\n' "$2" > "$R/$1"; } 2>&1 ); then
+        printf '%s W ok %s\n' "$T" "$1"
+        return 0
+    fi
+    e=${e%%"$NL"*}
+    case $e in
+    *"Invalid argument"*|*"I/O error"*|*"Input/output error"*|*"Value too large"*|*"out of range"*)
+        printf '%s W refused %s %s\n' "$T" "$1" "$e"
+        return 0 ;;
+    esac
+    printf '%s W failed %s %s\n' "$T" "$1" "$e"
+    if mv "$D/pending" "$D/claimed.apply" 2>/dev/null; then kill "$(cat "$D/claimed.apply")" 2>/dev/null; fi
+    restore
+    rm -f "$D/claimed.apply"
+    printf '%s ROLLBACK\n' "$T"
+    exit 6
+}
+rb() {
+    v=
+    IFS= read -r v < "$R/$1" 2>/dev/null
+    printf '%s B %s %s\n' "$T" "$1" "$v"
+}
+)SH";
+    for (const auto& w : writes)
+        sc += "cap " + ssh::shellQuote(w.path) + "\n";
+    sc += "mv \"$D/revert.new\" \"$D/revert.data\" || exit 3\n";
+    if (options.armRevert) {
+        const std::string secs = std::to_string(std::max(1, options.revertAfterSeconds));
+        sc += "( trap '' HUP INT; sleep " + secs +
+              "\n"
+              "  if mv \"$D/pending\" \"$D/claimed.timer\" 2>/dev/null; then restore; "
+              "rm -f \"$D/claimed.timer\"; logger -t coresteer 'layout not confirmed: reverted' "
+              "2>/dev/null; fi ) </dev/null >/dev/null 2>&1 &\n"
+              "echo $! > \"$D/pending\"\n"
+              "printf '%s A " +
+              secs + "\\n' \"$T\"\n";
+    }
+    for (const auto& w : writes)
+        sc += "w " + ssh::shellQuote(w.path) + " " + ssh::shellQuote(w.value) + "\n";
+    for (const auto& w : writes) {
+        sc += "rb " + ssh::shellQuote(w.path) + "\n";
+        if (w.kind == Write::Kind::IrqAffinity) {
+            const auto dir = w.path.substr(0, w.path.rfind('/'));
+            const auto eff = ssh::shellQuote(dir + "/effective_affinity");
+            sc += "[ -e \"$R\"/" + eff + " ] && rb " + eff + "\n";
+        }
+    }
+    sc += "printf '%s DONE\\n' \"$T\"\n";
+    s.script = sc;
+    return s;
+}
+
+std::optional<ApplyReport> parseApplyOutput(const std::string& output, const std::string& tok,
+                                            const std::vector<Write>& writes, std::string* error) {
+    ApplyReport rep;
+    std::map<std::string, std::size_t> byPath;
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+        rep.results.push_back({writes[i], TargetResult::Status::NotRun, {}, {}, {}});
+        byPath[writes[i].path] = i;
+    }
+    std::map<std::string, std::string> readBack;
+    bool done = false;
+    text::LineReader lines(output);
+    std::string_view line;
+    while (lines.next(line)) {
+        if (!text::startsWith(line, tok + " "))
+            continue;
+        text::Tokenizer tz(line.substr(tok.size() + 1));
+        std::string_view kind;
+        tz.next(kind);
+        if (kind == "DONE") {
+            done = true;
+        } else if (kind == "ROLLBACK") {
+            rep.rolledBack = true;
+            rep.revertArmed = false;
+        } else if (kind == "A") {
+            rep.revertArmed = true;
+            std::string_view secs;
+            tz.next(secs);
+            rep.revertDeadline = std::string(secs);
+        } else if (kind == "W") {
+            std::string_view status, path;
+            tz.next(status);
+            tz.next(path);
+            const auto it = byPath.find(std::string(path));
+            if (it == byPath.end())
+                continue;
+            auto& r = rep.results[it->second];
+            r.error = std::string(tz.rest());
+            r.status = status == "ok"        ? TargetResult::Status::Applied
+                       : status == "refused" ? TargetResult::Status::Refused
+                                             : TargetResult::Status::Failed;
+        } else if (kind == "B") {
+            std::string_view path;
+            tz.next(path);
+            readBack[std::string(path)] = std::string(text::trim(tz.rest()));
+        }
+    }
+    for (auto& r : rep.results) {
+        if (const auto it = readBack.find(r.write.path); it != readBack.end())
+            r.readBack = it->second;
+        if (r.write.kind == Write::Kind::IrqAffinity) {
+            const auto eff =
+                r.write.path.substr(0, r.write.path.rfind('/')) + "/effective_affinity";
+            if (const auto it = readBack.find(eff); it != readBack.end())
+                r.effective = it->second;
+        }
+        if (r.status != TargetResult::Status::Applied)
+            continue;
+        if (!r.readBack.empty() && !sameValue(r.write, r.readBack, r.write.value)) {
+            r.status = TargetResult::Status::AppliedDifferently;
+        } else if (!r.effective.empty()) {
+            const auto eff = CpuMask::fromHex(r.effective), want = CpuMask::fromHex(r.write.value);
+            if (eff && want && !eff->none() && !eff->isSubsetOf(*want))
+                r.status = TargetResult::Status::AppliedDifferently;
+        }
+    }
+    if (!done && !rep.rolledBack) {
+        if (error)
+            *error = "the router's answer to the apply is cut short";
+        return std::nullopt;
+    }
+    return rep;
+}
+
+std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string& root,
+                                       const Resolution& resolution, const ApplyOptions& options,
+                                       std::string* error) {
+    std::vector<Write> writes;
+    for (const auto& w : resolution.writes)
+        if (w.changes())
+            writes.push_back(w);
+    const auto s = makeApplyScript(writes, root, options);
+    const auto r = session.run("sh -s", s.script);
+    if (!r) {
+        if (error)
+            *error = session.error().message;
+        return std::nullopt;
+    }
+    if (r->exitStatus != 0 && r->exitStatus != 6) {
+        if (error)
+            *error = "the apply script stopped before writing anything (exit status " +
+                     std::to_string(r->exitStatus) +
+                     "): " + text::printable(text::trim(r->err), 300);
+        return std::nullopt;
+    }
+    return parseApplyOutput(r->out, s.token, writes, error);
+}
+
+bool settleRemote(ssh::Session& session, const std::string& root, PendingAction action,
+                  std::string* error) {
+    std::string sc = prelude(root);
+    sc += R"SH(if ! mv "$D/pending" "$D/claimed.settle" 2>/dev/null; then
+    echo "nothing is waiting for confirmation (never applied, already confirmed, or reverted by the timer)" >&2
+    exit 1
+fi
+kill "$(cat "$D/claimed.settle")" 2>/dev/null
+)SH";
+    if (action == PendingAction::Revert)
+        sc += "restore\n";
+    sc += "rm -f \"$D/claimed.settle\"\necho settled\n";
+    const auto r = session.run("sh -s", sc);
+    if (!r) {
+        if (error)
+            *error = session.error().message;
+        return false;
+    }
+    if (r->exitStatus != 0 || r->out != "settled\n") {
+        if (error)
+            *error = std::string(text::trim(r->err));
+        return false;
+    }
+    return true;
+}
+
+} // namespace coresteer

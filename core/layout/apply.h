@@ -1,0 +1,76 @@
+// Applying a layout at runtime, LuCI-style: capture, arm an automatic revert, write, read back;
+// then confirm over a new connection, or let the router restore itself.
+//
+// Everything happens in one script per step on the router (POSIX sh, `sh -s`), under
+// <root>/tmp/coresteer/ (tmpfs on OpenWrt, so a pending revert does not outlive a reboot):
+//   revert.data  "path<TAB>old value" per target, captured by the apply script itself
+//   pending      the PID of the detached revert job; present while a revert is armed
+// The revert job sleeps N seconds and, if `pending` still exists, writes every old value back.
+// confirm removes `pending` (and ends the job); revert restores at once.
+#pragma once
+
+#include "core/layout/resolve.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coresteer {
+
+namespace ssh {
+class Session;
+}
+
+struct ApplyOptions {
+    int revertAfterSeconds = 60;
+    bool armRevert = true; // false: --no-revert
+};
+
+struct TargetResult {
+    enum class Status {
+        Applied,            // written, and reads back as written
+        AppliedDifferently, // written, but the kernel applies another effective mask
+        Refused,            // the kernel said no (EINVAL, EIO, EOVERFLOW, ERANGE): the rest went on
+        Failed,             // any other failure: the script stopped and restored everything
+        NotRun,             // not reached because an earlier target failed
+    };
+    Write write;
+    Status status = Status::NotRun;
+    std::string readBack;  // the value after the write
+    std::string effective; // effective_affinity after the write, for IRQs
+    std::string error;     // what the kernel or shell said
+};
+const char* toString(TargetResult::Status s);
+
+struct ApplyReport {
+    std::vector<TargetResult> results;
+    bool revertArmed = false;   // a revert job is waiting for confirm
+    bool rolledBack = false;    // a failure made the script restore everything at once
+    std::string revertDeadline; // seconds, as armed
+};
+
+struct ApplyScript {
+    std::string token;
+    std::string script;
+};
+
+// The apply script for `writes` (only those that change anything).
+ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string& root,
+                            const ApplyOptions& options);
+std::optional<ApplyReport> parseApplyOutput(const std::string& output, const std::string& token,
+                                            const std::vector<Write>& writes, std::string* error);
+
+// Classifies a write error as the kernel's refusal (true) or another failure.
+bool isKernelRefusal(const std::string& message);
+
+std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string& root,
+                                       const Resolution& resolution, const ApplyOptions& options,
+                                       std::string* error);
+
+enum class PendingAction { Confirm, Revert };
+// Confirms (cancels the revert) or reverts now. False with *error when nothing was pending or
+// the router could not be reached.
+bool settleRemote(ssh::Session& session, const std::string& root, PendingAction action,
+                  std::string* error);
+
+} // namespace coresteer
