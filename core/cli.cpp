@@ -2,6 +2,7 @@
 
 #include "core/collect_local.h"
 #include "core/collect_remote.h"
+#include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
@@ -9,10 +10,13 @@
 #include "core/snapshot_text.h"
 #include "core/ssh/terminal_prompter.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace coresteer {
 
@@ -32,6 +36,14 @@ commands:
                                   prints a layout file that diff accepts as it is
   diff TARGET LAYOUT [--json]     what LAYOUT (a JSON file) would change on TARGET, and what
                                   cannot apply there
+  apply TARGET LAYOUT [--revert-after S] [--no-confirm | --no-revert] [--json]
+                                  write LAYOUT at runtime. The old values are captured first and
+                                  a revert job on the router restores them after S seconds
+                                  (default 60) unless confirmed; apply confirms by itself over a
+                                  new connection unless --no-confirm. Exit 0 all applied, 1 some
+                                  targets refused or not applicable, 2 nothing written
+  confirm TARGET                  keep what the last apply wrote (cancels the revert)
+  revert TARGET                   restore what the last apply replaced, now
   --help                          this text
   --version                       the version
 
@@ -46,12 +58,14 @@ int usageError(std::ostream& err, const std::string& msg) {
 
 struct Options {
     std::string root, target, knownHosts, identity, sshConfig;
-    bool json = false, acceptNew = false;
+    bool json = false, acceptNew = false, noConfirm = false, noRevert = false;
+    int revertAfter = 60;
     std::vector<std::string> positional; // after the target
 };
 
 // Parses the target options shared by every verb; false after printing a usage error.
-bool parseOptions(const std::vector<std::string>& args, Options& o, std::ostream& err, int& code) {
+bool parseOptions(const std::vector<std::string>& args, std::size_t positionals, Options& o,
+                  std::ostream& err, int& code) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         auto value = [&](std::string& dst, const char* what) {
@@ -66,6 +80,20 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::ostream
             o.json = true;
         } else if (a == "--accept-new-host-key") {
             o.acceptNew = true;
+        } else if (a == "--no-confirm") {
+            o.noConfirm = true;
+        } else if (a == "--no-revert") {
+            o.noRevert = true;
+        } else if (a == "--revert-after") {
+            std::string v;
+            if (!value(v, "seconds"))
+                return false;
+            const auto n = std::atoi(v.c_str());
+            if (n < 5 || n > 86400) {
+                code = usageError(err, "--revert-after takes 5 to 86400 seconds");
+                return false;
+            }
+            o.revertAfter = n;
         } else if (a == "--root") {
             if (!value(o.root, "a directory"))
                 return false;
@@ -81,10 +109,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::ostream
             if (!value(o.sshConfig, "a file"))
                 return false;
         } else if (!a.empty() && a[0] != '-') {
-            // The first bare word is the SSH target unless --root names a local tree.
-            if (o.target.empty() && o.root.empty() && o.positional.empty() &&
-                (a.rfind("ssh://", 0) == 0 || a.find('/') == std::string::npos ||
-                 a.find('@') != std::string::npos))
+            if (a.rfind("ssh://", 0) == 0 && o.target.empty())
                 o.target = a;
             else
                 o.positional.push_back(a);
@@ -92,6 +117,11 @@ bool parseOptions(const std::vector<std::string>& args, Options& o, std::ostream
             code = usageError(err, "unknown option '" + a + "'");
             return false;
         }
+    }
+    // A bare word beyond what the verb takes is the target: an ssh_config alias.
+    if (o.target.empty() && o.positional.size() > positionals) {
+        o.target = o.positional.front();
+        o.positional.erase(o.positional.begin());
     }
     if (o.target.empty() && o.root.empty()) {
         code = usageError(err, "no TARGET: give --root DIR or an SSH target");
@@ -236,6 +266,200 @@ int diffCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return r.skipped.empty() ? 0 : 1;
 }
 
+// Runs a router script: over SSH for an SSH target, with the local /bin/sh for a --root tree.
+class Executor {
+public:
+    Executor(const Options& o, std::ostream& err) : m_o(o), m_err(err) {}
+
+    bool open() {
+        if (m_o.target.empty())
+            return true;
+        std::string error;
+        auto t = ssh::parseTarget(m_o.target, &error);
+        if (!t) {
+            m_err << "coresteer-cli: " << error << "\n";
+            return false;
+        }
+        t->knownHostsFile = m_o.knownHosts;
+        t->identityFile = m_o.identity;
+        t->configFile = m_o.sshConfig;
+        m_prompter = std::make_unique<ssh::TerminalPrompter>(m_err, m_o.acceptNew);
+        m_session = std::make_unique<ssh::Session>(*t, *m_prompter);
+        if (!m_session->connect()) {
+            m_err << "coresteer-cli: " << m_session->error().message << "\n";
+            return false;
+        }
+        return true;
+    }
+    std::string root() const { return m_o.root.empty() ? "/" : m_o.root; }
+    ssh::Session* session() { return m_session.get(); }
+
+    std::optional<ApplyReport> apply(const Resolution& r, const ApplyOptions& ao,
+                                     std::string* error) {
+        if (m_session)
+            return applyRemote(*m_session, root(), r, ao, error);
+        std::vector<Write> writes;
+        for (const auto& w : r.writes)
+            if (w.changes())
+                writes.push_back(w);
+        const auto s = makeApplyScript(writes, root(), ao);
+        const auto res = runLocal(s.script);
+        if (res.exitStatus != 0 && res.exitStatus != 6) {
+            *error = "the apply script stopped before writing anything: " + res.err;
+            return std::nullopt;
+        }
+        return parseApplyOutput(res.out, s.token, writes, error);
+    }
+
+    bool settle(PendingAction a, std::string* error) {
+        if (m_session)
+            return settleRemote(*m_session, root(), a, error);
+        const auto res = runLocal(makeSettleScript(root(), a));
+        return settleSucceeded(res.exitStatus, res.out, res.err, error);
+    }
+
+private:
+    ssh::RunResult runLocal(const std::string& script) {
+        namespace fs = std::filesystem;
+        const auto dir = fs::temp_directory_path() / ("coresteer-" + std::to_string(::getpid()));
+        fs::create_directories(dir);
+        std::ofstream(dir / "s.sh") << script;
+        const std::string cmd = "/bin/sh -s < '" + (dir / "s.sh").string() + "' > '" +
+                                (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
+        const int st = std::system(cmd.c_str());
+        ssh::RunResult r;
+        r.exitStatus = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        std::ifstream o(dir / "out"), e(dir / "err");
+        std::ostringstream os, es;
+        os << o.rdbuf();
+        es << e.rdbuf();
+        r.out = os.str();
+        r.err = es.str();
+        fs::remove_all(dir);
+        return r;
+    }
+
+    const Options& m_o;
+    std::ostream& m_err;
+    std::unique_ptr<ssh::TerminalPrompter> m_prompter;
+    std::unique_ptr<ssh::Session> m_session;
+};
+
+std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        err << "coresteer-cli: " << path << ": cannot read\n";
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::string error;
+    auto layout = parseLayout(text.str(), &error);
+    if (!layout)
+        err << "coresteer-cli: " << path << ": " << error << "\n";
+    return layout;
+}
+
+int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (o.positional.size() != 1)
+        return usageError(err, "apply needs TARGET and one LAYOUT file");
+    if (o.noConfirm && o.noRevert)
+        return usageError(err, "--no-confirm and --no-revert exclude each other");
+    const auto layout = readLayoutFile(o.positional.front(), err);
+    if (!layout)
+        return 2;
+    const auto a = acquire(o, err);
+    if (!a)
+        return 2;
+    const auto r = resolve(*layout, a->snap);
+    Executor ex(o, err);
+    if (!ex.open())
+        return 2;
+    std::string error;
+    const auto rep = ex.apply(r, {o.revertAfter, !o.noRevert}, &error);
+    if (!rep) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    }
+    bool confirmed = false;
+    if (rep->revertArmed && !o.noConfirm && !rep->rolledBack) {
+        // A new connection proves the router is still reachable after the change.
+        Executor again(o, err);
+        confirmed = again.open() && again.settle(PendingAction::Confirm, &error);
+        if (!confirmed)
+            err << "coresteer-cli: could not confirm (" << error
+                << "); the router restores its old "
+                << "values in " << o.revertAfter << " s\n";
+    }
+    bool allApplied = r.skipped.empty() && !rep->rolledBack;
+    nlohmann::json j;
+    j["results"] = nlohmann::json::array();
+    for (const auto& t : rep->results) {
+        allApplied = allApplied && t.status == TargetResult::Status::Applied;
+        j["results"].push_back({{"target", t.write.target},
+                                {"path", t.write.path},
+                                {"value", t.write.value},
+                                {"before", t.write.current},
+                                {"status", toString(t.status)},
+                                {"read_back", t.readBack},
+                                {"effective", t.effective},
+                                {"error", t.error}});
+    }
+    j["not_applicable"] = nlohmann::json::array();
+    for (const auto& k : r.skipped)
+        j["not_applicable"].push_back({{"target", k.target}, {"reason", k.reason}});
+    j["rolled_back"] = rep->rolledBack;
+    j["revert_pending"] = rep->revertArmed && !confirmed;
+    j["confirmed"] = confirmed;
+    if (o.json) {
+        out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else {
+        for (const auto& t : rep->results)
+            out << "  " << t.write.target << ": " << t.write.current << " -> " << t.write.value
+                << ": " << toString(t.status) << (t.error.empty() ? "" : " (" + t.error + ")")
+                << (t.status == TargetResult::Status::AppliedDifferently
+                        ? " effective " + t.effective
+                        : "")
+                << "\n";
+        for (const auto& k : r.skipped)
+            out << "  " << k.target << ": cannot apply: " << k.reason << "\n";
+        if (rep->rolledBack)
+            out << "A write failed: every value was restored.\n";
+        else if (confirmed)
+            out << "Applied and confirmed.\n";
+        else if (rep->revertArmed)
+            out << "Applied. Confirm within " << o.revertAfter
+                << " s (coresteer-cli confirm), or the router restores its old values by itself.\n";
+        else
+            out << "Applied, without a revert.\n";
+    }
+    if (rep->rolledBack)
+        return 2;
+    return allApplied ? 0 : 1;
+}
+
+int settleCommand(const Options& o, PendingAction action, std::ostream& out, std::ostream& err) {
+    if (!o.positional.empty())
+        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    Executor ex(o, err);
+    if (!ex.open())
+        return 2;
+    std::string error;
+    if (!ex.settle(action, &error)) {
+        err << "coresteer-cli: " << error << "\n";
+        return 1;
+    }
+    out << (action == PendingAction::Confirm ? "Confirmed.\n" : "Reverted.\n");
+    return 0;
+}
+
+int confirmCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    return settleCommand(o, PendingAction::Confirm, out, err);
+}
+int revertCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    return settleCommand(o, PendingAction::Revert, out, err);
+}
+
 } // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -251,17 +475,24 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return 0;
     }
     int (*verb)(const Options&, std::ostream&, std::ostream&) = nullptr;
+    const std::size_t positionals = cmd == "diff" || cmd == "apply" ? 1 : 0;
     if (cmd == "snapshot")
         verb = &snapshotCommand;
     else if (cmd == "plan")
         verb = &planCommand;
     else if (cmd == "diff")
         verb = &diffCommand;
+    else if (cmd == "apply")
+        verb = &applyCommand;
+    else if (cmd == "confirm")
+        verb = &confirmCommand;
+    else if (cmd == "revert")
+        verb = &revertCommand;
     else
         return usageError(err, "unknown command '" + cmd + "'");
     Options o;
     int code = 2;
-    if (!parseOptions({args.begin() + 1, args.end()}, o, err, code))
+    if (!parseOptions({args.begin() + 1, args.end()}, positionals, o, err, code))
         return code;
     return verb(o, out, err);
 }

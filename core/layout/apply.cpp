@@ -241,8 +241,7 @@ std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string&
     return parseApplyOutput(r->out, s.token, writes, error);
 }
 
-bool settleRemote(ssh::Session& session, const std::string& root, PendingAction action,
-                  std::string* error) {
+std::string makeSettleScript(const std::string& root, PendingAction action) {
     std::string sc = prelude(root);
     sc += R"SH(if ! mv "$D/pending" "$D/claimed.settle" 2>/dev/null; then
     echo "nothing is waiting for confirmation (never applied, already confirmed, or reverted by the timer)" >&2
@@ -253,18 +252,27 @@ kill "$(cat "$D/claimed.settle")" 2>/dev/null
     if (action == PendingAction::Revert)
         sc += "restore\n";
     sc += "rm -f \"$D/claimed.settle\"\necho settled\n";
-    const auto r = session.run("sh -s", sc);
+    return sc;
+}
+
+bool settleSucceeded(int exitStatus, const std::string& out, const std::string& err,
+                     std::string* error) {
+    if (exitStatus == 0 && out == "settled\n")
+        return true;
+    if (error)
+        *error = std::string(text::trim(err));
+    return false;
+}
+
+bool settleRemote(ssh::Session& session, const std::string& root, PendingAction action,
+                  std::string* error) {
+    const auto r = session.run("sh -s", makeSettleScript(root, action));
     if (!r) {
         if (error)
             *error = session.error().message;
         return false;
     }
-    if (r->exitStatus != 0 || r->out != "settled\n") {
-        if (error)
-            *error = std::string(text::trim(r->err));
-        return false;
-    }
-    return true;
+    return settleSucceeded(r->exitStatus, r->out, r->err, error);
 }
 
 } // namespace coresteer

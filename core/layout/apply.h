@@ -72,5 +72,9 @@ enum class PendingAction { Confirm, Revert };
 // the router could not be reached.
 bool settleRemote(ssh::Session& session, const std::string& root, PendingAction action,
                   std::string* error);
+// The script settleRemote runs, and how its answer is judged (for other executors).
+std::string makeSettleScript(const std::string& root, PendingAction action);
+bool settleSucceeded(int exitStatus, const std::string& out, const std::string& err,
+                     std::string* error);
 
 } // namespace coresteer
