@@ -43,6 +43,11 @@ commands:
                                   new connection unless --no-confirm. Exit 0 all applied, 1 some
                                   targets refused or not applicable, 2 nothing written
   confirm TARGET                  keep what the last apply wrote (cancels the revert)
+  preset save TARGET FILE         save TARGET's current layout as a preset file
+  preset load FILE TARGET [--json]
+                                  what a preset would change on TARGET, and what does not apply
+                                  there (a preset made on another board says so); apply and diff
+                                  take preset files as LAYOUT too
   revert TARGET                   restore what the last apply replaced, now
   --help                          this text
   --version                       the version
@@ -224,22 +229,40 @@ int planCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
-int diffCommand(const Options& o, std::ostream& out, std::ostream& err) {
-    if (o.positional.size() != 1)
-        return usageError(err, "diff needs TARGET and one LAYOUT file");
-    std::ifstream in(o.positional.front(), std::ios::binary);
+// A layout file, or a preset file (whose layout is used).
+std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err,
+                                     std::optional<Preset>* preset = nullptr) {
+    std::ifstream in(path, std::ios::binary);
     if (!in) {
-        err << "coresteer-cli: " << o.positional.front() << ": cannot read\n";
-        return 2;
+        err << "coresteer-cli: " << path << ": cannot read\n";
+        return std::nullopt;
     }
     std::ostringstream text;
     text << in.rdbuf();
     std::string error;
-    const auto layout = parseLayout(text.str(), &error);
-    if (!layout) {
-        err << "coresteer-cli: " << o.positional.front() << ": " << error << "\n";
-        return 2;
+    if (text.str().find("coresteer.preset/") != std::string::npos) {
+        auto p = parsePreset(text.str(), &error);
+        if (!p) {
+            err << "coresteer-cli: " << path << ": " << error << "\n";
+            return std::nullopt;
+        }
+        if (preset)
+            *preset = *p;
+        return p->layout;
     }
+    auto layout = parseLayout(text.str(), &error);
+    if (!layout)
+        err << "coresteer-cli: " << path << ": " << error << "\n";
+    return layout;
+}
+
+int diffCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (o.positional.size() != 1)
+        return usageError(err, "diff needs TARGET and one LAYOUT file");
+    std::optional<Preset> preset;
+    const auto layout = readLayoutFile(o.positional.front(), err, &preset);
+    if (!layout)
+        return 2;
     const auto a = acquire(o, err);
     if (!a)
         return 2;
@@ -259,11 +282,50 @@ int diffCommand(const Options& o, std::ostream& out, std::ostream& err) {
             j["not_applicable"].push_back({{"target", k.target}, {"reason", k.reason}});
         out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
+        if (preset && preset->board != a->snap.system.boardName)
+            out << "This preset was made on " << preset->board << "; this is "
+                << (a->snap.system.boardName.empty() ? "an unknown board"
+                                                     : a->snap.system.boardName)
+                << ".\n";
         out << r.changeCount() << " of " << r.writes.size() << " values change on " << a->where
             << "\n\n"
             << layoutText(*layout, a->snap);
     }
     return r.skipped.empty() ? 0 : 1;
+}
+
+int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (args.empty() || (args[0] != "save" && args[0] != "load"))
+        return usageError(err, "preset needs save or load");
+    Options o;
+    int code = 2;
+    if (!parseOptions({args.begin() + 1, args.end()}, 1, o, err, code))
+        return code;
+    if (o.positional.size() != 1)
+        return usageError(err, "preset " + args[0] + " needs TARGET and one FILE");
+    if (args[0] == "load")
+        return diffCommand(o, out, err);
+    const auto a = acquire(o, err);
+    if (!a)
+        return 2;
+    printDiagnostics(*a, err);
+    if (a->snap.completeness() == 2)
+        return 2;
+    Preset p;
+    p.board = a->snap.system.boardName;
+    p.name = (p.board.empty() ? std::string("router") : p.board) + " as found";
+    p.note = "Saved by coresteer-cli from " + a->where + " (" +
+             (a->snap.system.model.empty() ? p.board : a->snap.system.model) + ").";
+    p.layout = currentLayout(a->snap);
+    std::ofstream f(o.positional.front(), std::ios::binary | std::ios::trunc);
+    f << toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (!f) {
+        err << "coresteer-cli: " << o.positional.front() << ": cannot write\n";
+        return 2;
+    }
+    out << "Saved " << p.layout.irqs.size() << " IRQs, " << p.layout.rx.size() << " receive and "
+        << p.layout.tx.size() << " transmit queues to " << o.positional.front() << "\n";
+    return 0;
 }
 
 // Runs a router script: over SSH for an SSH target, with the local /bin/sh for a --root tree.
@@ -344,21 +406,6 @@ private:
     std::unique_ptr<ssh::TerminalPrompter> m_prompter;
     std::unique_ptr<ssh::Session> m_session;
 };
-
-std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        err << "coresteer-cli: " << path << ": cannot read\n";
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string error;
-    auto layout = parseLayout(text.str(), &error);
-    if (!layout)
-        err << "coresteer-cli: " << path << ": " << error << "\n";
-    return layout;
-}
 
 int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.positional.size() != 1)
@@ -474,6 +521,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         out << "coresteer-cli " << CORESTEER_VERSION << "\n";
         return 0;
     }
+    if (cmd == "preset")
+        return presetCommand({args.begin() + 1, args.end()}, out, err);
     int (*verb)(const Options&, std::ostream&, std::ostream&) = nullptr;
     const std::size_t positionals = cmd == "diff" || cmd == "apply" ? 1 : 0;
     if (cmd == "snapshot")

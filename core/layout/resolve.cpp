@@ -209,4 +209,25 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
     return cur;
 }
 
+Layout currentLayout(const Snapshot& snap) {
+    Layout all;
+    for (const auto& info : snap.irqs)
+        if (!info.interfaces.empty() && info.smpAffinity)
+            if (const auto sel = selectorOf(snap, info.irq))
+                all.irqs.push_back({*sel, *info.smpAffinity, "as found"});
+    for (const auto& nif : snap.interfaces) {
+        if (nif.isVirtual() || !validInterfaceName(nif.name))
+            continue;
+        for (const auto& q : nif.rx)
+            if (q.rpsCpus)
+                all.rx.push_back({nif.name, q.index, q.rpsCpus, q.rpsFlowCnt, "as found"});
+        for (const auto& q : nif.tx)
+            if (q.xpsCpus)
+                all.tx.push_back({nif.name, q.index, *q.xpsCpus, "as found"});
+    }
+    if (snap.rpsSockFlowEntries)
+        all.rpsSockFlowEntries = static_cast<std::uint32_t>(*snap.rpsSockFlowEntries);
+    return all;
+}
+
 } // namespace coresteer

@@ -48,5 +48,7 @@ bool validInterfaceName(std::string_view name);
 
 // What the router has now, as a layout over the same targets as `layout` (for revert and diff).
 Layout currentLayout(const Snapshot& snap, const Layout& layout);
+// What the router has now for every network IRQ and queue (for `preset save`).
+Layout currentLayout(const Snapshot& snap);
 
 } // namespace coresteer

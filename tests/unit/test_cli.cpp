@@ -122,3 +122,32 @@ TEST(Cli, PlanJsonIsALayoutThatDiffAccepts) {
     const auto bad = cli({"diff", "--root", root, "/nonexistent.json"});
     EXPECT_EQ(bad.code, 2);
 }
+
+TEST(Cli, PresetSaveAndLoadAcrossBoards) {
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "cli-preset";
+    std::filesystem::create_directories(dir);
+    const auto file = (dir / "r4s.json").string();
+    const auto r4s = (test::boardsDir() / "nanopi-r4s").string();
+    const auto save = cli({"preset", "save", "--root", r4s, file});
+    ASSERT_EQ(save.code, 0) << save.err;
+    EXPECT_NE(save.out.find("Saved 2 IRQs"), std::string::npos) << save.out;
+    // On the board it was saved from, nothing changes and everything applies.
+    const auto same = cli({"preset", "load", file, "--root", r4s});
+    EXPECT_EQ(same.code, 0) << same.err;
+    EXPECT_NE(same.out.find("0 of 8 values change"), std::string::npos) << same.out;
+    // On another board: it says so, and lists what does not apply.
+    const auto other =
+        cli({"preset", "load", file, "--root", (test::boardsDir() / "bpi-r4").string()});
+    EXPECT_EQ(other.code, 1);
+    EXPECT_NE(other.out.find("made on friendlyarm,nanopi-r4s; this is bananapi,bpi-r4"),
+              std::string::npos)
+        << other.out;
+    EXPECT_NE(other.out.find("cannot apply"), std::string::npos);
+    // Built-in presets are accepted wherever a layout is.
+    const auto builtin =
+        cli({"diff", "--root", (test::boardsDir() / "nanopi-r6s-friendlywrt").string(),
+             std::string(CORESTEER_PRESETS_DIR) + "/nanopi-r6s-option1.json"});
+    EXPECT_EQ(builtin.code, 0) << builtin.out << builtin.err;
+    EXPECT_EQ(cli({"preset", "save", "--root", r4s}).code, 2);
+    EXPECT_EQ(cli({"preset", "frobnicate"}).code, 2);
+}
