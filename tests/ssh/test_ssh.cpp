@@ -560,7 +560,7 @@ TEST(SshConnect, SilentServerTimesOutWithinTheConnectTimeout) {
 
 TEST(SshError, ConnectErrorsAreClassified) {
     EXPECT_EQ(classifyConnectError("Connection refused"), ErrorKind::Refused);
-    EXPECT_EQ(classifyConnectError("Timeout connecting to 10.0.0.1"), ErrorKind::Timeout);
+    EXPECT_EQ(classifyConnectError("Timeout connecting to router.lan"), ErrorKind::Timeout);
     EXPECT_EQ(classifyConnectError("Failed to resolve hostname x (Name or service not known)"),
               ErrorKind::Unreachable);
     EXPECT_EQ(classifyConnectError("No route to host"), ErrorKind::Unreachable);
