@@ -29,6 +29,7 @@
 using namespace coresteer;
 using namespace coresteer::ssh;
 namespace fs = std::filesystem;
+using coresteer::test::slurp;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -38,13 +39,6 @@ std::map<std::string, std::string> g_env;
 
 std::string env(const std::string& k) {
     return g_env.at(k);
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 class Servers : public ::testing::Environment {

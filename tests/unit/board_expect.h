@@ -21,6 +21,14 @@ struct BoardExpect {
     std::vector<std::string> unknown;
 };
 
+// A whole file as bytes (empty when it cannot be read).
+inline std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
 inline std::filesystem::path boardsDir() {
     return std::filesystem::path(CORESTEER_FIXTURES) / "boards";
 }

@@ -16,15 +16,9 @@
 
 using namespace coresteer;
 namespace fs = std::filesystem;
+using coresteer::test::slurp;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 class ApplyScriptTest : public ::testing::TestWithParam<std::string> {
 protected:

@@ -1,4 +1,5 @@
 // Parses every public /proc capture in ../shared/fixtures-raw and checks the IRQs its notes name.
+#include "board_expect.h"
 #include "core/interrupts.h"
 #include "core/procstat.h"
 
@@ -11,15 +12,9 @@
 
 using namespace coresteer;
 namespace fs = std::filesystem;
+using coresteer::test::slurp;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 struct Named {
     std::uint32_t irq;
