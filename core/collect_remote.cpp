@@ -16,15 +16,6 @@ bool isWild(std::string_view c) {
     return !c.empty() && (c.back() == '*' || c.back() == '#');
 }
 
-std::string randomToken() {
-    std::random_device rd;
-    static const char* hex = "0123456789abcdef";
-    std::string t = "@@cs";
-    for (int i = 0; i < 32; ++i)
-        t += hex[rd() % 16];
-    return t;
-}
-
 // Small sysfs and procfs attributes are read with the shell's `read`, which saves a fork per
 // file; tables, device-tree strings (with NULs) and anything large go through cat.
 bool readWithBuiltin(const CollectPattern& p) {
@@ -149,7 +140,7 @@ bool isListedDirectory(std::string_view path) {
 
 CollectScript makeCollectScript(const std::string& root) {
     CollectScript cs;
-    cs.token = randomToken();
+    cs.token = ssh::randomToken("@@cs");
     std::string r = root;
     while (r.size() > 1 && r.back() == '/')
         r.pop_back();

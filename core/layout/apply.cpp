@@ -10,15 +10,6 @@ namespace coresteer {
 
 namespace {
 
-std::string token() {
-    std::random_device rd;
-    static const char* hex = "0123456789abcdef";
-    std::string t = "@@ap";
-    for (int i = 0; i < 32; ++i)
-        t += hex[rd() % 16];
-    return t;
-}
-
 // Shared by the apply and the settle scripts: restore every captured value.
 constexpr const char* kRestore = R"SH(TAB='	'
 NL='
@@ -76,7 +67,7 @@ bool isKernelRefusal(const std::string& m) {
 ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string& root,
                             const ApplyOptions& options) {
     ApplyScript s;
-    s.token = token();
+    s.token = ssh::randomToken("@@ap");
     std::string sc = prelude(root) + "T='" + s.token + "'\n";
     sc += R"SH(umask 077
 mkdir -p "$D" || { echo "cannot create $D" >&2; exit 3; }

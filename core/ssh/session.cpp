@@ -130,6 +130,15 @@ std::string shellQuote(std::string_view s) {
     return out;
 }
 
+std::string randomToken(std::string_view prefix) {
+    std::random_device rd;
+    static const char* hex = "0123456789abcdef";
+    std::string t(prefix);
+    for (int i = 0; i < 32; ++i)
+        t += hex[rd() % 16];
+    return t;
+}
+
 Session::Session(Target target, Prompter& prompter)
     : m_target(std::move(target)), m_prompter(prompter), m_impl(std::make_unique<Impl>()) {
     m_impl->owner = this;

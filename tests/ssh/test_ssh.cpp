@@ -121,15 +121,11 @@ protected:
             t.identityFile = env("CS_CLIENT_KEY");
         return t;
     }
-    std::string hostPubKey() const {
-        if (GetParam() == Server::OpenSsh)
-            return slurp(env("CS_HOST_KEY") + ".pub");
-        FILE* p = ::popen(
-            ("dropbearkey -y -f '" + env("CS_DROPBEAR_HOST_KEY") + "' | grep ^ssh-").c_str(), "r");
-        char buf[1024] = {};
-        const auto n = std::fread(buf, 1, sizeof buf - 1, p);
-        ::pclose(p);
-        return std::string(buf, n);
+    // known_hosts holds the key in `pubFile` (another key than the server's) for this host.
+    void pinKnownHost(const std::string& pubFile) const {
+        const auto key = slurp(pubFile);
+        std::ofstream(m_tmp / "known_hosts")
+            << "[127.0.0.1]:" << port() << " " << key.substr(0, key.rfind(' ')) << "\n";
     }
     fs::path m_tmp;
 };
@@ -164,10 +160,7 @@ TEST_P(Ssh, UnknownHostKeyRefusedByThePersonStopsTheConnection) {
 }
 
 TEST_P(Ssh, ChangedHostKeyIsRefusedWithBothFingerprints) {
-    // known_hosts holds another key for this host and port.
-    const auto other = slurp(env("CS_OTHER_HOST_KEY") + ".pub");
-    std::ofstream(m_tmp / "known_hosts")
-        << "[127.0.0.1]:" << port() << " " << other.substr(0, other.rfind(' ')) << "\n";
+    pinKnownHost(env("CS_OTHER_HOST_KEY") + ".pub"); // another key for this host and port
     ScriptedPrompter p;
     Session s(target(), p);
     EXPECT_FALSE(s.connect());
@@ -182,9 +175,7 @@ TEST_P(Ssh, ChangedHostKeyIsRefusedWithBothFingerprints) {
 
 TEST_P(Ssh, HostKeyOfAnotherTypeIsRefusedToo) {
     // known_hosts knows this host only by an ECDSA key; the server offers Ed25519.
-    const auto other = slurp(env("CS_OTHER_TYPE_HOST_KEY") + ".pub");
-    std::ofstream(m_tmp / "known_hosts")
-        << "[127.0.0.1]:" << port() << " " << other.substr(0, other.rfind(' ')) << "\n";
+    pinKnownHost(env("CS_OTHER_TYPE_HOST_KEY") + ".pub");
     ScriptedPrompter p;
     Session s(target(), p);
     EXPECT_FALSE(s.connect());
