@@ -108,6 +108,17 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"proc/device-tree/model", K::File, attr, false},
         {"etc/openwrt_release", K::File, attr, false},
         {"etc/os-release", K::File, attr, false},
+        // What else steers packets or moves IRQs, and what coresteer persisted (persist.h).
+        {"etc/config/network", K::File, attr, false},
+        {"etc/config/irqbalance", K::File, attr, false},
+        {"etc/init.d", K::Dir, 0, false},
+        {"etc/rc.d", K::Dir, 0, false},
+        {"etc/hotplug.d/net", K::Dir, 0, false},
+        {"usr/libexec/platform/packet-steering.sh", K::File, attr, false},
+        {"run/systemd/system", K::Dir, 0, false},
+        {"etc/systemd/system/multi-user.target.wants", K::Dir, 0, false},
+        {"etc/sysupgrade.conf", K::File, attr, false},
+        {"etc/coresteer/layout.json", K::File, 1u << 20, false},
     };
     return spec;
 }

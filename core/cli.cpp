@@ -4,6 +4,7 @@
 #include "core/collect_remote.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
+#include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "core/snapshot_json.h"
@@ -42,19 +43,31 @@ commands:
                                   (default 60) unless confirmed; apply confirms by itself over a
                                   new connection unless --no-confirm. Exit 0 all applied, 1 some
                                   targets refused or not applicable, 2 nothing written
-  confirm TARGET                  keep what the last apply wrote (cancels the revert)
+  confirm TARGET [--json]         keep what the last apply wrote (cancels the revert)
+  persist TARGET LAYOUT [--no-packet-steering-override] [--disable-irqbalance] [--json]
+                                  make LAYOUT come back at every boot and interface event:
+                                  OpenWrt gets /etc/hotplug.d/net/95-coresteer (kept by
+                                  /etc/sysupgrade.conf), other Linux a systemd unit and a udev
+                                  rule. Does not change the running values (apply does). Exit 1
+                                  when a conflict remains (packet steering, irqbalance)
+  unpersist TARGET [--json]       remove everything persist wrote, and its sysupgrade.conf lines
   preset save TARGET FILE         save TARGET's current layout as a preset file
   preset load FILE TARGET [--json]
                                   what a preset would change on TARGET, and what does not apply
                                   there (a preset made on another board says so); apply and diff
                                   take preset files as LAYOUT too
-  revert TARGET                   restore what the last apply replaced, now
+  revert TARGET [--json]          restore what the last apply replaced, now
   --help                          this text
   --version                       the version
 
-exit codes: 0 ok, 1 partial (see the warnings; for diff: targets that cannot apply),
-            2 unusable input, bad usage or a connection error
+exit codes: 0 ok, 1 partial (see the warnings; for diff: targets that cannot apply; for
+            confirm and revert: nothing was pending), 2 unusable input, bad usage or a
+            connection error
 )";
+
+std::string jsonText(const nlohmann::json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 int usageError(std::ostream& err, const std::string& msg) {
     err << "coresteer-cli: " << msg << "\n" << kUsage;
@@ -64,6 +77,7 @@ int usageError(std::ostream& err, const std::string& msg) {
 struct Options {
     std::string root, target, knownHosts, identity, sshConfig;
     bool json = false, acceptNew = false, noConfirm = false, noRevert = false;
+    bool noSteeringOverride = false, disableIrqbalance = false;
     int revertAfter = 60;
     std::vector<std::string> positional; // after the target
 };
@@ -89,6 +103,10 @@ bool parseOptions(const std::vector<std::string>& args, std::size_t positionals,
             o.noConfirm = true;
         } else if (a == "--no-revert") {
             o.noRevert = true;
+        } else if (a == "--no-packet-steering-override") {
+            o.noSteeringOverride = true;
+        } else if (a == "--disable-irqbalance") {
+            o.disableIrqbalance = true;
         } else if (a == "--revert-after") {
             std::string v;
             if (!value(v, "seconds"))
@@ -256,6 +274,17 @@ std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err,
     return layout;
 }
 
+// The LAYOUT argument and the target's snapshot; nullopt after printing the error.
+std::optional<std::pair<Layout, Acquired>> layoutAndTarget(const Options& o, std::ostream& err) {
+    auto layout = readLayoutFile(o.positional.front(), err);
+    if (!layout)
+        return std::nullopt;
+    auto a = acquire(o, err);
+    if (!a)
+        return std::nullopt;
+    return std::pair<Layout, Acquired>{std::move(*layout), std::move(*a)};
+}
+
 int diffCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.positional.size() != 1)
         return usageError(err, "diff needs TARGET and one LAYOUT file");
@@ -280,7 +309,7 @@ int diffCommand(const Options& o, std::ostream& out, std::ostream& err) {
         j["not_applicable"] = nlohmann::json::array();
         for (const auto& k : r.skipped)
             j["not_applicable"].push_back({{"target", k.target}, {"reason", k.reason}});
-        out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        out << jsonText(j) << "\n";
     } else {
         if (preset && preset->board != a->snap.system.boardName)
             out << "This preset was made on " << preset->board << "; this is "
@@ -380,6 +409,13 @@ public:
         return settleSucceeded(res.exitStatus, res.out, res.err, error);
     }
 
+    std::optional<PersistReport> persist(const PersistScript& ps, std::string* error) {
+        if (m_session)
+            return runPersistScript(*m_session, ps, error);
+        const auto res = runLocal(ps.script);
+        return persistResult(res.exitStatus, res.out, res.err, ps.token, error);
+    }
+
 private:
     ssh::RunResult runLocal(const std::string& script) {
         namespace fs = std::filesystem;
@@ -412,13 +448,11 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
         return usageError(err, "apply needs TARGET and one LAYOUT file");
     if (o.noConfirm && o.noRevert)
         return usageError(err, "--no-confirm and --no-revert exclude each other");
-    const auto layout = readLayoutFile(o.positional.front(), err);
-    if (!layout)
+    const auto in = layoutAndTarget(o, err);
+    if (!in)
         return 2;
-    const auto a = acquire(o, err);
-    if (!a)
-        return 2;
-    const auto r = resolve(*layout, a->snap);
+    const auto& a = in->second;
+    const auto r = resolve(in->first, a.snap);
     Executor ex(o, err);
     if (!ex.open())
         return 2;
@@ -459,7 +493,7 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
     j["revert_pending"] = rep->revertArmed && !confirmed;
     j["confirmed"] = confirmed;
     if (o.json) {
-        out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        out << jsonText(j) << "\n";
     } else {
         for (const auto& t : rep->results)
             out << "  " << t.write.target << ": " << t.write.current << " -> " << t.write.value
@@ -492,11 +526,131 @@ int settleCommand(const Options& o, PendingAction action, std::ostream& out, std
     if (!ex.open())
         return 2;
     std::string error;
-    if (!ex.settle(action, &error)) {
+    const bool ok = ex.settle(action, &error);
+    const char* verb = action == PendingAction::Confirm ? "confirmed" : "reverted";
+    if (o.json) {
+        nlohmann::json j{{"action", action == PendingAction::Confirm ? "confirm" : "revert"},
+                         {verb, ok}};
+        if (!ok)
+            j["error"] = error;
+        out << jsonText(j) << "\n";
+    } else if (ok) {
+        out << (action == PendingAction::Confirm ? "Confirmed.\n" : "Reverted.\n");
+    }
+    if (!ok) {
         err << "coresteer-cli: " << error << "\n";
         return 1;
     }
-    out << (action == PendingAction::Confirm ? "Confirmed.\n" : "Reverted.\n");
+    return 0;
+}
+
+nlohmann::json conflictsJson(const std::vector<Conflict>& cs) {
+    auto a = nlohmann::json::array();
+    for (const auto& c : cs)
+        a.push_back({{"kind", toString(c.kind)},
+                     {"blocking", c.blocking},
+                     {"title", c.title},
+                     {"detail", c.detail},
+                     {"suggestion", c.suggestion}});
+    return a;
+}
+
+nlohmann::json persistJson(const PersistReport& rep) {
+    return {{"written", rep.written},
+            {"removed", rep.removed},
+            {"sysupgrade_added", rep.sysupgradeAdded},
+            {"sysupgrade_restored", rep.sysupgradeRestored},
+            {"messages", rep.messages}};
+}
+
+int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (o.positional.size() != 1)
+        return usageError(err, "persist needs TARGET and one LAYOUT file");
+    const auto in = layoutAndTarget(o, err);
+    if (!in)
+        return 2;
+    const auto& a = in->second;
+    PersistOptions po;
+    po.packetSteeringOverride = !o.noSteeringOverride;
+    po.disableIrqbalance = o.disableIrqbalance;
+    std::string error;
+    const auto plan = planPersist(in->first, a.snap, po, &error);
+    if (!plan) {
+        err << "coresteer-cli: " << a.where << ": " << error << "\n";
+        return 2;
+    }
+    // What is still in the way after what persist does about it.
+    std::vector<Conflict> remaining;
+    for (const auto& c : plan->conflicts) {
+        const bool handled =
+            (c.kind == Conflict::Kind::PacketSteeringService && po.packetSteeringOverride) ||
+            (c.kind == Conflict::Kind::Irqbalance && plan->disableIrqbalance);
+        if (c.blocking && !handled)
+            remaining.push_back(c);
+    }
+    Executor ex(o, err);
+    if (!ex.open())
+        return 2;
+    const auto rep = ex.persist(makePersistScript(*plan, ex.root()), &error);
+    if (!rep) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    }
+    if (o.json) {
+        auto j = persistJson(*rep);
+        j["flavor"] = toString(plan->flavor);
+        j["conflicts"] = conflictsJson(plan->conflicts);
+        j["unresolved_conflicts"] = conflictsJson(remaining);
+        j["actions"] = plan->actions;
+        j["not_applicable"] = nlohmann::json::array();
+        for (const auto& k : plan->skipped)
+            j["not_applicable"].push_back({{"target", k.target}, {"reason", k.reason}});
+        out << jsonText(j) << "\n";
+    } else {
+        out << "Persisted " << plan->layout.irqs.size() << " IRQs, " << plan->layout.rx.size()
+            << " receive and " << plan->layout.tx.size() << " transmit queues ("
+            << toString(plan->flavor) << ")\n";
+        for (const auto& f : rep->written)
+            out << "  wrote " << f << "\n";
+        for (const auto& l : rep->sysupgradeAdded)
+            out << "  /etc/sysupgrade.conf keeps " << l << "\n";
+        for (const auto& k : plan->skipped)
+            out << "  " << k.target << ": not persisted: " << k.reason << "\n";
+        for (const auto& s : plan->actions)
+            out << s << "\n";
+        for (const auto& m : rep->messages)
+            out << "  router: " << m << "\n";
+        for (const auto& c : plan->conflicts)
+            out << (c.blocking ? "Conflict: " : "Note: ") << c.title << ". " << c.detail
+                << "\n  -> " << c.suggestion << "\n";
+    }
+    return remaining.empty() && plan->skipped.empty() ? 0 : 1;
+}
+
+int unpersistCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (!o.positional.empty())
+        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    Executor ex(o, err);
+    if (!ex.open())
+        return 2;
+    std::string error;
+    const auto rep = ex.persist(makeUnpersistScript(ex.root()), &error);
+    if (!rep) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    }
+    if (o.json) {
+        out << jsonText(persistJson(*rep)) << "\n";
+    } else {
+        if (rep->removed.empty())
+            out << "Nothing of coresteer's was persisted there.\n";
+        for (const auto& f : rep->removed)
+            out << "  removed " << f << "\n";
+        if (rep->sysupgradeRestored)
+            out << "  /etc/sysupgrade.conf is as it was before persist\n";
+        for (const auto& m : rep->messages)
+            out << "  router: " << m << "\n";
+    }
     return 0;
 }
 
@@ -524,7 +678,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (cmd == "preset")
         return presetCommand({args.begin() + 1, args.end()}, out, err);
     int (*verb)(const Options&, std::ostream&, std::ostream&) = nullptr;
-    const std::size_t positionals = cmd == "diff" || cmd == "apply" ? 1 : 0;
+    const std::size_t positionals = cmd == "diff" || cmd == "apply" || cmd == "persist" ? 1 : 0;
     if (cmd == "snapshot")
         verb = &snapshotCommand;
     else if (cmd == "plan")
@@ -537,6 +691,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         verb = &confirmCommand;
     else if (cmd == "revert")
         verb = &revertCommand;
+    else if (cmd == "persist")
+        verb = &persistCommand;
+    else if (cmd == "unpersist")
+        verb = &unpersistCommand;
     else
         return usageError(err, "unknown command '" + cmd + "'");
     Options o;

@@ -11,6 +11,10 @@
 namespace coresteer::detail {
 
 SystemInfo readSystemInfo(BundleReader& r);
+// The value of `option` in the sections of type `sectionType` of a UCI file ("globals",
+// "packet_steering"); the last one wins, as in uci. nullopt when unset.
+std::optional<std::string> uciOption(std::string_view data, std::string_view sectionType,
+                                     std::string_view option);
 Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);
 void readNetwork(BundleReader& r, Snapshot& snap);
 

@@ -1,5 +1,7 @@
 #include "core/snapshot_json.h"
 
+#include "core/conflicts.h"
+
 namespace coresteer {
 
 using nlohmann::json;
@@ -47,6 +49,24 @@ json toJson(const Snapshot& snap) {
         {"distribution", s.distribution},
         {"irqbalance_running", opt(s.irqbalanceRunning)},
     };
+    const auto& v = s.services;
+    j["services"] = {
+        {"packet_steering", opt(v.packetSteering)},
+        {"packet_steering_service", v.packetSteeringService},
+        {"platform_override", v.platformOverride},
+        {"platform_override_ours", v.platformOverrideOurs},
+        {"net_hotplug", v.netHotplug},
+        {"irqbalance_enabled", opt(v.irqbalanceEnabled)},
+        {"systemd", v.systemd},
+        {"persisted", !v.persistedLayout.empty()},
+    };
+    j["conflicts"] = json::array();
+    for (const auto& c : detectConflicts(snap))
+        j["conflicts"].push_back({{"kind", toString(c.kind)},
+                                  {"blocking", c.blocking},
+                                  {"title", c.title},
+                                  {"detail", c.detail},
+                                  {"suggestion", c.suggestion}});
 
     const auto& t = snap.topology;
     json cpus = json::array();

@@ -134,6 +134,78 @@ std::map<std::string, std::string> parseShellAssignments(std::string_view data, 
     return out;
 }
 
+std::optional<std::string> uciOption(std::string_view data, std::string_view sectionType,
+                                     std::string_view option) {
+    auto unquote = [](std::string_view v) {
+        v = text::trim(v);
+        if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front())
+            v = v.substr(1, v.size() - 2);
+        return std::string(v);
+    };
+    std::optional<std::string> found;
+    bool inSection = false;
+    text::LineReader lines(data);
+    std::string_view line;
+    while (lines.next(line)) {
+        text::Tokenizer tz(text::trim(line));
+        std::string_view kw, key;
+        if (!tz.next(kw))
+            continue;
+        if (kw == "config") {
+            std::string_view type;
+            tz.next(type);
+            inSection = unquote(type) == sectionType;
+        } else if (kw == "option" && inSection && tz.next(key) && unquote(key) == option) {
+            found = unquote(tz.rest()); // the last one wins, as in uci
+        }
+    }
+    return found;
+}
+
+namespace {
+
+bool listed(const FileBundle& b, const std::string& dir, std::string_view name) {
+    const auto names = b.list(dir);
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+Services readServices(BundleReader& r) {
+    Services v;
+    const auto& b = r.bundle();
+    if (auto t = r.text("etc/config/network"))
+        v.packetSteering = uciOption(*t, "globals", "packet_steering");
+    v.packetSteeringService = listed(b, "etc/init.d", "packet_steering");
+    if (auto t = r.text("usr/libexec/platform/packet-steering.sh")) {
+        v.platformOverride = true;
+        v.platformOverrideOurs = t->find(kPersistMarker) != std::string_view::npos;
+    }
+    v.netHotplug = b.list("etc/hotplug.d/net");
+    v.irqbalanceInstalled = listed(b, "etc/init.d", "irqbalance");
+    for (const auto& n : b.list("etc/rc.d"))
+        if (n.size() > 3 && n[0] == 'S' && n.substr(3) == "irqbalance")
+            v.irqbalanceEnabled = true;
+    if (auto t = r.text("etc/config/irqbalance")) {
+        v.irqbalanceInstalled = true;
+        if (const auto e = uciOption(*t, "irqbalance", "enabled"); e && *e == "0")
+            v.irqbalanceEnabled = false; // the init script does nothing while disabled
+        else if (!v.irqbalanceEnabled)
+            v.irqbalanceEnabled = false;
+    }
+    if (listed(b, "etc/systemd/system/multi-user.target.wants", "irqbalance.service")) {
+        v.irqbalanceInstalled = true;
+        v.irqbalanceEnabled = true;
+    }
+    if (const auto* e = b.get("run/systemd/system"); e && e->kind == BundleEntry::Kind::Dir)
+        v.systemd = true;
+    if (const auto* e = b.get("etc/sysupgrade.conf"); e && e->kind == BundleEntry::Kind::File)
+        v.sysupgradeConf = true;
+    if (auto t = r.text("etc/coresteer/layout.json"))
+        v.persistedLayout = std::string(*t);
+    return v;
+}
+
+} // namespace
+
 SystemInfo readSystemInfo(BundleReader& r) {
     SystemInfo s;
     auto& diag = r.diag();
@@ -186,6 +258,7 @@ SystemInfo readSystemInfo(BundleReader& r) {
     }
     if (sawComm && !s.irqbalanceRunning)
         s.irqbalanceRunning = false;
+    s.services = readServices(r);
     return s;
 }
 

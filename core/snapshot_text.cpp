@@ -1,5 +1,7 @@
 #include "core/snapshot_text.h"
 
+#include "core/conflicts.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -40,6 +42,14 @@ std::string toText(const Snapshot& snap) {
           : *s.irqbalanceRunning ? "RUNNING (it will undo manual masks)"
                                  : "not running")
       << "\n";
+    if (!s.services.persistedLayout.empty())
+        o << "  persisted     a coresteer layout (/etc/coresteer/layout.json)\n";
+    const auto conflicts = detectConflicts(snap);
+    if (!conflicts.empty())
+        o << "\nOther things that set masks\n";
+    for (const auto& c : conflicts)
+        o << "  " << (c.blocking ? "CONFLICT " : "note     ") << c.title << ": " << c.detail
+          << "\n           -> " << c.suggestion << "\n";
 
     const auto& t = snap.topology;
     o << "\nCPUs: " << t.online.count() << " online (" << t.online.toList() << "), classes by "

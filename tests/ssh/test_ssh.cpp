@@ -4,6 +4,7 @@
 #include "core/collect_remote.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
+#include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/snapshot_detail.h"
 #include "core/snapshot_json.h"
@@ -447,6 +448,46 @@ TEST_P(Ssh, ConnectionKilledMidApplyTheRouterRevertsByItself) {
     (void)std::system(("pkill -u " + env("CS_SSH_USER") + " -x sleep").c_str());
 }
 
+// Persist writes its files as the SSH user, atomically; the hotplug script it installed brings
+// the layout back; unpersist leaves /etc as it was.
+TEST_P(Ssh, PersistThenUnpersist) {
+    const auto root = writableBoard(m_tmp, "nanopi-r6s-openwrt");
+    const std::string conf = "## keep\n/etc/config/\n";
+    std::ofstream(root / "etc/sysupgrade.conf") << conf;
+    (void)std::system(("chmod -R a+rwX '" + root.string() + "'").c_str());
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    std::string error;
+    const auto bundle = collectRemote(s, root.string(), &error);
+    ASSERT_TRUE(bundle) << error;
+    const auto snap = buildSnapshot(*bundle);
+    const auto pp = planPersist(plan(snap), snap, {}, &error);
+    ASSERT_TRUE(pp) << error;
+    const auto rep = runPersistScript(s, makePersistScript(*pp, root.string()), &error);
+    ASSERT_TRUE(rep) << error;
+    EXPECT_EQ(rep->written, (std::vector<std::string>{"/etc/coresteer/layout.json",
+                                                      "/etc/hotplug.d/net/95-coresteer"}));
+    EXPECT_EQ(rep->sysupgradeAdded,
+              (std::vector<std::string>{"/etc/hotplug.d/net/95-coresteer", "/etc/coresteer/"}));
+    struct stat st {};
+    ASSERT_EQ(::stat((root / "etc/hotplug.d/net/95-coresteer").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0755u);
+    const std::string hotplug = "ACTION=add INTERFACE=eth0 CORESTEER_ROOT='" + root.string() +
+                                "' CORESTEER_WAIT=0 busybox ash '" + root.string() +
+                                "/etc/hotplug.d/net/95-coresteer'";
+    ASSERT_EQ(std::system(hotplug.c_str()), 0);
+    const auto after = buildSnapshot(collectLocal(root));
+    EXPECT_EQ(resolve(pp->layout, after).changeCount(), 0u);
+    EXPECT_FALSE(after.system.services.persistedLayout.empty());
+    const auto un = runPersistScript(s, makeUnpersistScript(root.string()), &error);
+    ASSERT_TRUE(un) << error;
+    EXPECT_TRUE(un->sysupgradeRestored);
+    EXPECT_EQ(slurp(root / "etc/sysupgrade.conf"), conf);
+    EXPECT_FALSE(fs::exists(root / "etc/hotplug.d/net/95-coresteer"));
+    EXPECT_FALSE(fs::exists(root / "etc/coresteer"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Servers, Ssh, ::testing::Values(Server::OpenSsh, Server::Dropbear),
                          [](const auto& p) {
                              return p.param == Server::OpenSsh ? "openssh" : "dropbear";
@@ -680,6 +721,41 @@ TEST(SshCli, ApplyWithoutConfirmIsRevertedByTheRouter) {
     EXPECT_EQ(firstLine(eth0Irq), "01");
     EXPECT_EQ(run("revert"), 0) << slurp(dir / "out");
     EXPECT_EQ(firstLine(eth0Irq), "02");
+}
+
+// Every verb that changes the router answers in JSON, with exit codes scripts can rely on.
+TEST(SshCli, PersistUnpersistConfirmAnswerInJson) {
+    const auto dir = kDir / "cli-persist";
+    const auto root = writableBoard(dir, "nanopi-r6s-openwrt");
+    const auto layout = dir / "layout.json";
+    { std::ofstream(layout) << toJson(plan(buildSnapshot(collectLocal(root)))).dump(2); }
+    auto run = [&](const std::string& verb, nlohmann::json* j) {
+        const std::string cmd = std::string(CORESTEER_CLI) + " " + verb + " ssh://" +
+                                env("CS_SSH_USER") + "@127.0.0.1:" + env("CS_DROPBEAR_PORT") +
+                                " --root '" + root.string() + "' --known-hosts '" +
+                                (dir / "kh").string() + "' --identity '" + env("CS_CLIENT_KEY") +
+                                "' --accept-new-host-key --json < /dev/null > '" +
+                                (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
+        const int rc = WEXITSTATUS(std::system(cmd.c_str()));
+        *j = nlohmann::json::parse(slurp(dir / "out"), nullptr, false);
+        return rc;
+    };
+    nlohmann::json j;
+    ASSERT_EQ(run("persist '" + layout.string() + "'", &j), 0) << slurp(dir / "err");
+    EXPECT_EQ(j["flavor"], "openwrt");
+    EXPECT_EQ(j["written"].size(), 2u);
+    EXPECT_TRUE(j["unresolved_conflicts"].empty());
+    ASSERT_EQ(run("unpersist", &j), 0) << slurp(dir / "err");
+    EXPECT_EQ(j["removed"].size(), 2u);
+    EXPECT_TRUE(j["sysupgrade_restored"].get<bool>());
+    EXPECT_FALSE(fs::exists(root / "etc/sysupgrade.conf")); // there was none before
+    EXPECT_EQ(run("confirm", &j), 1);
+    EXPECT_FALSE(j["confirmed"].get<bool>());
+    EXPECT_NE(j["error"].get<std::string>().find("nothing is waiting"), std::string::npos);
+    ASSERT_EQ(run("apply '" + layout.string() + "' --no-confirm", &j), 1) << slurp(dir / "err");
+    EXPECT_TRUE(j["revert_pending"].get<bool>());
+    EXPECT_EQ(run("revert", &j), 0) << slurp(dir / "err");
+    EXPECT_TRUE(j["reverted"].get<bool>());
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,105 @@
+// Making a layout survive reboots, firmware upgrades and OpenWrt's own scripts.
+//
+// The router runs one generated POSIX sh script (the "router apply script") whenever a network
+// interface appears. It finds each IRQ by its action name and rank, as the layout names it (the
+// IRQ numbers of the next boot are not known yet), writes the masks, and waits in the
+// background for vectors that drivers request only when the interface comes up. Where it is
+// installed:
+//
+//   OpenWrt   /etc/hotplug.d/net/95-coresteer                the script (procd runs it on add)
+//             /usr/libexec/platform/packet-steering.sh       24.10+ with packet steering: the
+//                                                             supported override, re-applies
+//             /etc/coresteer/layout.json                     the layout, for reading back
+//             /etc/sysupgrade.conf                           + the lines that keep all of these
+//   systemd   /etc/coresteer/apply.sh                        the script
+//             /etc/systemd/system/coresteer-apply.service    oneshot at boot, enabled
+//             /etc/systemd/system/coresteer-apply@.service   per interface, started by udev
+//             /etc/udev/rules.d/90-coresteer.rules           when a covered interface appears
+//             /etc/coresteer/layout.json
+//
+// Every file carries kPersistMarker. One install script per persist writes every file to a
+// temporary name first and renames it only when all were written; unpersist removes exactly
+// what persist added and restores /etc/sysupgrade.conf byte for byte.
+#pragma once
+
+#include "core/conflicts.h"
+#include "core/layout/resolve.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coresteer {
+
+namespace ssh {
+class Session;
+}
+
+struct PersistOptions {
+    // Install the platform override where OpenWrt's packet steering service exists (else its
+    // packet-steering.uc rewrites RPS and XPS on every network reload).
+    bool packetSteeringOverride = true;
+    // Stop and disable irqbalance (re-enabled by unpersist). Only on the live root ("/").
+    bool disableIrqbalance = false;
+    // Seconds the router apply script keeps looking for IRQs and queues that are not there yet.
+    int waitSeconds = 30;
+};
+
+struct PersistFile {
+    std::string path;    // relative to the root: "etc/hotplug.d/net/95-coresteer"
+    std::string content; // for a symlink: its target
+    unsigned mode = 0644;
+    bool symlink = false;
+};
+
+struct PersistPlan {
+    enum class Flavor { OpenWrt, Systemd };
+    Flavor flavor = Flavor::OpenWrt;
+    Layout layout; // what applies on this router (the targets that resolve now)
+    std::vector<NotApplicable> skipped;
+    std::vector<PersistFile> files;
+    std::vector<std::string> sysupgradeLines; // OpenWrt: what /etc/sysupgrade.conf must keep
+    bool disableIrqbalance = false;
+    std::vector<Conflict> conflicts;  // found on the router
+    std::vector<std::string> actions; // what persist does about them, one sentence each
+};
+const char* toString(PersistPlan::Flavor f);
+
+// The plan, or nullopt with *error when this router has neither OpenWrt's hotplug nor systemd,
+// or nothing of the layout applies.
+std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& snap,
+                                       const PersistOptions& options, std::string* error);
+
+// The script the router runs on hotplug and at boot. Environment: ACTION and INTERFACE as procd
+// and udev set them (only "add" of a covered interface, or no INTERFACE at all, applies);
+// CORESTEER_ROOT, a prefix for fixture roots; CORESTEER_FOREGROUND=1 waits in the foreground
+// (systemd); CORESTEER_WAIT, seconds to wait for late IRQs and queues.
+std::string makeRouterApplyScript(const Layout& applicable, const Snapshot& snap,
+                                  const PersistOptions& options);
+
+struct PersistScript {
+    std::string token;
+    std::string script;
+};
+PersistScript makePersistScript(const PersistPlan& plan, const std::string& root);
+PersistScript makeUnpersistScript(const std::string& root);
+
+struct PersistReport {
+    std::vector<std::string> written; // "/etc/hotplug.d/net/95-coresteer"
+    std::vector<std::string> removed;
+    std::vector<std::string> sysupgradeAdded;
+    bool sysupgradeRestored = false;
+    std::vector<std::string> messages; // from commands the script ran (systemctl, init scripts)
+};
+std::optional<PersistReport> parsePersistOutput(const std::string& out, const std::string& token,
+                                                std::string* error);
+
+// Runs a persist or unpersist script over SSH and reads its report.
+std::optional<PersistReport> runPersistScript(ssh::Session& session, const PersistScript& s,
+                                              std::string* error);
+// Judges a finished persist or unpersist run (for other executors).
+std::optional<PersistReport> persistResult(int exitStatus, const std::string& out,
+                                           const std::string& err, const std::string& token,
+                                           std::string* error);
+
+} // namespace coresteer
