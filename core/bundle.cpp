@@ -77,6 +77,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"proc/irq/#/effective_affinity", K::File, attr, false},
         {"proc/irq/#/affinity_hint", K::File, attr, false},
         {"proc/#/comm", K::File, attr, false},
+        {"proc/#/status", K::File, attr, false, "comm", "napi/"}, // threaded NAPI: Cpus_allowed
         {"sys/devices/system/cpu/online", K::File, attr, true},
         {"sys/devices/system/cpu/possible", K::File, attr, false},
         {"sys/devices/system/cpu/present", K::File, attr, false},

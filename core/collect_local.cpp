@@ -141,6 +141,14 @@ private:
     void leaf(const std::string& rel) {
         if (m_bundle.get(rel))
             return;
+        if (m_pattern->onlyIfFile) {
+            const auto slash = rel.rfind('/');
+            const auto* guard = m_bundle.file(
+                (slash == std::string::npos ? std::string() : rel.substr(0, slash + 1)) +
+                m_pattern->onlyIfFile);
+            if (!guard || !text::startsWith(*guard, m_pattern->onlyIfPrefix))
+                return;
+        }
         const bool wild = std::any_of(m_comps.begin(), m_comps.end(), isWild);
         BundleEntry e;
         switch (m_pattern->kind) {

@@ -105,7 +105,16 @@ std::string walkCode(const CollectPattern& p) {
                      : p.kind == BundleEntry::Kind::Dir ? "dr"
                      : readWithBuiltin(p)               ? "rf"
                                                         : "cf";
-    code += indent + fn + " \"" + rel + "\" " + (wild ? "1" : "0") + "\n";
+    std::string leaf = std::string(fn) + " \"" + rel + "\" " + (wild ? "1" : "0");
+    if (p.onlyIfFile) {
+        // The same test as the local walker's: the guard file's content starts with the prefix
+        // (its first line here, as the prefix has no newline).
+        const auto dir = rel.substr(0, rel.rfind('/') + 1);
+        leaf = "g=; { IFS= read -r g < \"$R/" + dir + p.onlyIfFile +
+               "\"; } 2>/dev/null; case $g in " + ssh::shellQuote(p.onlyIfPrefix) + "*) " + leaf +
+               " ;; esac";
+    }
+    code += indent + leaf + "\n";
     for (int d = depth; d > 0; --d) {
         indent.resize(indent.size() - 2);
         code += indent + "done\n";

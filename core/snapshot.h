@@ -80,6 +80,14 @@ struct TxQueue {
     std::optional<CpuMask> xpsCpus;
 };
 
+// A threaded-NAPI kernel thread ("napi/eth0-8193"): it does the interface's receive work when
+// /sys/class/net/<if>/threaded is 1, on whichever CPUs it may run on.
+struct NapiThread {
+    int pid = 0;
+    std::string name;
+    std::optional<CpuMask> cpusAllowed; // from /proc/<pid>/status
+};
+
 struct NetInterface {
     std::string name;
     std::string driver;    // basename of device/driver
@@ -93,6 +101,7 @@ struct NetInterface {
     std::optional<bool> threadedNapi;
     std::vector<RxQueue> rx;
     std::vector<TxQueue> tx;
+    std::vector<NapiThread> napi;    // by PID
     std::vector<std::uint32_t> irqs; // sorted
 
     bool isVirtual() const { return busDevice.empty(); }

@@ -101,6 +101,10 @@ json toJson(const Snapshot& snap) {
                           {"rps_flow_cnt", opt(q.rpsFlowCnt)}});
         for (const auto& q : n.tx)
             tx.push_back({{"index", q.index}, {"xps_cpus", mask(q.xpsCpus)}});
+        json napi = json::array();
+        for (const auto& th : n.napi)
+            napi.push_back(
+                {{"pid", th.pid}, {"name", th.name}, {"cpus_allowed", mask(th.cpusAllowed)}});
         json ctr = nullptr;
         for (const auto& c : snap.netdev)
             if (c.name == n.name)
@@ -119,6 +123,7 @@ json toJson(const Snapshot& snap) {
                        {"irqs", n.irqs},
                        {"rx_queues", rx},
                        {"tx_queues", tx},
+                       {"napi_threads", napi},
                        {"counters", ctr}});
     }
     j["interfaces"] = ifs;

@@ -256,6 +256,39 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
     }
     for (auto& nif : snap.interfaces)
         std::sort(nif.irqs.begin(), nif.irqs.end());
+
+    // Threaded NAPI: kthreads named "napi/<interface>-<napi id>" (the name is cut at 15 bytes).
+    for (const auto& pid : bundle.list("proc")) {
+        const auto n = text::parseU64(pid);
+        const auto* comm = n && *n <= 0x7fffffff ? bundle.file("proc/" + pid + "/comm") : nullptr;
+        if (!comm || !text::startsWith(*comm, "napi/"))
+            continue;
+        const auto name = std::string(text::trim(*comm));
+        const auto dash = name.rfind('-');
+        if (dash == std::string::npos || dash <= 5)
+            continue;
+        const auto ifname = name.substr(5, dash - 5);
+        for (auto& nif : snap.interfaces) {
+            if (nif.name != ifname)
+                continue;
+            NapiThread t;
+            t.pid = static_cast<int>(*n);
+            t.name = name;
+            if (const auto status = r.text("proc/" + pid + "/status")) {
+                text::LineReader lines(*status);
+                std::string_view line;
+                while (lines.next(line))
+                    if (text::startsWith(line, "Cpus_allowed:"))
+                        t.cpusAllowed = CpuMask::fromHex(text::trim(line.substr(13)));
+                if (!t.cpusAllowed)
+                    diag.warn("proc/" + pid + "/status", 0, "no readable Cpus_allowed line");
+            }
+            nif.napi.push_back(std::move(t));
+        }
+    }
+    for (auto& nif : snap.interfaces)
+        std::sort(nif.napi.begin(), nif.napi.end(),
+                  [](const NapiThread& a, const NapiThread& b) { return a.pid < b.pid; });
 }
 
 } // namespace coresteer::detail

@@ -121,6 +121,9 @@ std::string toText(const Snapshot& snap) {
         for (const auto& q : n.tx)
             o << "    tx-" << pad(std::to_string(q.index), 4) << " xps_cpus " << maskText(q.xpsCpus)
               << "\n";
+        for (const auto& th : n.napi)
+            o << "    " << pad(th.name, 16) << " pid " << pad(std::to_string(th.pid), 7)
+              << " cpus_allowed " << maskText(th.cpusAllowed) << "\n";
     }
     if (snap.rpsSockFlowEntries)
         o << "  rps_sock_flow_entries " << *snap.rpsSockFlowEntries << "\n";

@@ -14,10 +14,45 @@ namespace {
 constexpr const char* kRestore = R"SH(TAB='	'
 NL='
 '
+# getv KEY: the current value into $v. KEY is a path under $R, or napi:PID or
+# ethtool:IFACE:rx-usecs, which only exist on the live root.
+getv() {
+    v=
+    case $1 in
+    napi:*)
+        [ -z "$R" ] || return 1
+        v=$(sed -n 's/^Cpus_allowed:[[:space:]]*//p' "/proc/${1#napi:}/status" 2>/dev/null) ;;
+    ethtool:*)
+        [ -z "$R" ] || return 1
+        k=${1#ethtool:}
+        v=$(ethtool -c "${k%%:*}" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p') ;;
+    *) IFS= read -r v < "$R/$1" 2>/dev/null ;;
+    esac
+    [ -n "$v" ]
+}
+# setv KEY VALUE: write; the reason on stderr when it fails.
+setv() {
+    case $1 in
+    napi:*|ethtool:*)
+        if [ -n "$R" ]; then echo "only on the live root (/), not under $R" >&2; return 1; fi ;;
+    esac
+    case $1 in
+    napi:*) taskset -p "$(printf '%s' "$2" | tr -d ,)" "${1#napi:}" >/dev/null ;;
+    ethtool:*)
+        k=${1#ethtool:}
+        if ! e=$(ethtool -C "${k%%:*}" rx-usecs "$2" 2>&1); then
+            case $e in
+            *unmodified*|*"no coalesce parameters changed"*) ;;
+            *) printf '%s\n' "$e" >&2; return 1 ;;
+            esac
+        fi ;;
+    *) printf '%s\n' "$2" > "$R/$1" ;;
+    esac
+}
 restore() {
     [ -f "$D/revert.data" ] || return 0
     while IFS="$TAB" read -r p v; do
-        [ -n "$p" ] && printf '%s\n' "$v" > "$R/$p" 2>/dev/null
+        [ -n "$p" ] && setv "$p" "$v" >/dev/null 2>&1
     done < "$D/revert.data"
 }
 )SH";
@@ -32,7 +67,7 @@ std::string prelude(const std::string& root) {
 }
 
 bool sameValue(const Write& w, const std::string& a, const std::string& b) {
-    if (w.kind == Write::Kind::RpsFlowCnt || w.kind == Write::Kind::RpsSockFlowEntries)
+    if (w.isNumber())
         return text::parseU64(text::trim(a)) == text::parseU64(text::trim(b));
     const auto ma = CpuMask::fromHex(a), mb = CpuMask::fromHex(b);
     return ma && mb && *ma == *mb;
@@ -58,7 +93,8 @@ const char* toString(TargetResult::Status s) {
 
 bool isKernelRefusal(const std::string& m) {
     for (const char* s : {"Invalid argument", "I/O error", "Input/output error", "Value too large",
-                          "Numerical result out of range", "out of range"})
+                          "Numerical result out of range", "out of range", "only on the live root",
+                          "not found", "not supported"})
         if (m.find(s) != std::string::npos)
             return true;
     return false;
@@ -77,19 +113,19 @@ if [ -f "$D/pending" ]; then
 fi
 : > "$D/revert.new" || exit 3
 cap() {
-    v=
-    IFS= read -r v < "$R/$1" 2>/dev/null
-    if [ -z "$v" ]; then echo "cannot read the current value of $1" >&2; exit 5; fi
+    case $1 in napi:*|ethtool:*) [ -n "$R" ] && return 0 ;; esac
+    if ! getv "$1"; then echo "cannot read the current value of $1" >&2; exit 5; fi
     printf '%s\t%s\n' "$1" "$v" >> "$D/revert.new"
 }
 w() {
-    if e=$( { printf '%s\n' "$2" > "$R/$1"; } 2>&1 ); then
+    if e=$( { setv "$1" "$2"; } 2>&1 ); then
         printf '%s W ok %s\n' "$T" "$1"
         return 0
     fi
     e=${e%%"$NL"*}
     case $e in
-    *"Invalid argument"*|*"I/O error"*|*"Input/output error"*|*"Value too large"*|*"out of range"*)
+    *"Invalid argument"*|*"I/O error"*|*"Input/output error"*|*"Value too large"*|*"out of range"*|\
+    *"only on the live root"*|*"not found"*|*"not supported"*)
         printf '%s W refused %s %s\n' "$T" "$1" "$e"
         return 0 ;;
     esac
@@ -101,8 +137,7 @@ w() {
     exit 6
 }
 rb() {
-    v=
-    IFS= read -r v < "$R/$1" 2>/dev/null
+    getv "$1"
     printf '%s B %s %s\n' "$T" "$1" "$v"
 }
 )SH";

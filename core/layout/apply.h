@@ -30,9 +30,11 @@ struct TargetResult {
     enum class Status {
         Applied,            // written, and reads back as written
         AppliedDifferently, // written, but the kernel applies another effective mask
-        Refused,            // the kernel said no (EINVAL, EIO, EOVERFLOW, ERANGE): the rest went on
-        Failed,             // any other failure: the script stopped and restored everything
-        NotRun,             // not reached because an earlier target failed
+        Refused, // the kernel said no (EINVAL, EIO, EOVERFLOW, ERANGE), or the router cannot (no
+                 // taskset or ethtool, or NAPI and coalescing under a fixture root): the rest
+                 // went on
+        Failed,  // any other failure: the script stopped and restored everything
+        NotRun,  // not reached because an earlier target failed
     };
     Write write;
     Status status = Status::NotRun;

@@ -44,15 +44,30 @@ struct TxQueueTarget {
     std::string why;
 };
 
+// Per-interface settings that are not the mask of one IRQ or queue.
+struct InterfaceTarget {
+    std::string interface;
+    // Where the interface's threaded-NAPI kthreads ("napi/eth0-*") may run; applied with
+    // `taskset -p`, only where /sys/class/net/<if>/threaded is 1.
+    std::optional<CpuMask> napiCpus;
+    // Interrupt coalescing, `ethtool -C <if> rx-usecs N`: fewer interrupts per packet.
+    std::optional<std::uint32_t> rxUsecs;
+    std::string why;
+};
+
 struct Layout {
     std::vector<IrqTarget> irqs;
     std::vector<RxQueueTarget> rx;
     std::vector<TxQueueTarget> tx;
+    std::vector<InterfaceTarget> interfaces;
     std::optional<std::uint32_t> rpsSockFlowEntries;
     // Sentences that explain the layout as a whole ("one core: nothing to spread").
     std::vector<std::string> notes;
 
-    bool empty() const { return irqs.empty() && rx.empty() && tx.empty() && !rpsSockFlowEntries; }
+    bool empty() const {
+        return irqs.empty() && rx.empty() && tx.empty() && interfaces.empty() &&
+               !rpsSockFlowEntries;
+    }
 };
 
 } // namespace coresteer

@@ -114,12 +114,13 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
                                  bool topLevel) {
     if (topLevel) {
         if (!checkSchema(r, j, kLayoutSchema) ||
-            !r.object(
-                j, where,
-                {"schema", "irqs", "rx_queues", "tx_queues", "rps_sock_flow_entries", "notes"}))
+            !r.object(j, where,
+                      {"schema", "irqs", "rx_queues", "tx_queues", "interfaces",
+                       "rps_sock_flow_entries", "notes"}))
             return std::nullopt;
     } else if (!r.object(j, where,
-                         {"irqs", "rx_queues", "tx_queues", "rps_sock_flow_entries", "notes"})) {
+                         {"irqs", "rx_queues", "tx_queues", "interfaces", "rps_sock_flow_entries",
+                          "notes"})) {
         return std::nullopt;
     }
     Layout l;
@@ -176,6 +177,21 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
             t.xpsCpus = r.mask(e, "xps_cpus", w, true).value_or(CpuMask{});
             t.why = r.string(e, "why", w, false).value_or("");
             l.tx.push_back(std::move(t));
+        }
+    }
+    if (const auto* a = array("interfaces")) {
+        for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
+            const auto w = Reader::join(where, "interfaces") + "[" + std::to_string(i) + "]";
+            const auto& e = (*a)[i];
+            if (!r.object(e, w, {"interface", "napi_cpus", "rx_usecs", "why"}))
+                break;
+            InterfaceTarget t;
+            t.interface = r.string(e, "interface", w, true).value_or("");
+            t.napiCpus = r.mask(e, "napi_cpus", w, false);
+            if (auto v = r.integer(e, "rx_usecs", w, false, 0, 1'000'000))
+                t.rxUsecs = static_cast<std::uint32_t>(*v);
+            t.why = r.string(e, "why", w, false).value_or("");
+            l.interfaces.push_back(std::move(t));
         }
     }
     if (auto v = r.integer(j, "rps_sock_flow_entries", where, false, 0, 1 << 30))
@@ -241,6 +257,20 @@ json toJson(const Layout& l) {
     j["irqs"] = irqs;
     j["rx_queues"] = rx;
     j["tx_queues"] = tx;
+    if (!l.interfaces.empty()) {
+        json ifs = json::array();
+        for (const auto& t : l.interfaces) {
+            json e{{"interface", t.interface}};
+            if (t.napiCpus)
+                e["napi_cpus"] = maskJson(*t.napiCpus);
+            if (t.rxUsecs)
+                e["rx_usecs"] = *t.rxUsecs;
+            if (!t.why.empty())
+                e["why"] = t.why;
+            ifs.push_back(e);
+        }
+        j["interfaces"] = ifs;
+    }
     if (l.rpsSockFlowEntries)
         j["rps_sock_flow_entries"] = *l.rpsSockFlowEntries;
     j["notes"] = l.notes;

@@ -97,9 +97,13 @@ put() {
     if e=$( { printf '%s\n' "$2" > "$R/$1"; } 2>&1 ); then
         return 0
     fi
+    once "$1" "/$1: the kernel refused $2: ${e##*: }"
+}
+# once KEY MESSAGE: log each problem once per run, not once per retry.
+once() {
     case " $logged " in
     *" $1 "*) ;;
-    *) logged="$logged $1"; log "/$1: the kernel refused $2: ${e##*: }" ;;
+    *) logged="$logged $1"; log "$2" ;;
     esac
 }
 q() {
@@ -108,6 +112,33 @@ q() {
     flows) put "sys/class/net/$1/queues/rx-$2/rps_flow_cnt" "$4" ;;
     xps) put "sys/class/net/$1/queues/tx-$2/xps_cpus" "$4" ;;
     esac
+}
+# NAPI threads and coalescing exist only on the live root (not under a CORESTEER_ROOT).
+n() {
+    [ -z "$R" ] || return 0
+    found=
+    for f in /proc/[0-9]*/comm; do
+        c=
+        IFS= read -r c < "$f" 2>/dev/null
+        case $c in
+        "napi/$1-"*)
+            p=${f%/comm}
+            found=1
+            e=$(taskset -p "$(printf '%s' "$2" | tr -d ,)" "${p##*/}" 2>&1 >/dev/null) ||
+                once "napi:$1" "$c: taskset $2 failed: $e" ;;
+        esac
+    done
+    [ -n "$found" ] || missing=$((missing + 1))
+}
+c() {
+    [ -z "$R" ] || return 0
+    [ -e "/sys/class/net/$1" ] || { missing=$((missing + 1)); return 0; }
+    if ! e=$(ethtool -C "$1" rx-usecs "$2" 2>&1); then
+        case $e in
+        *unmodified*|*"no coalesce parameters changed"*) ;;
+        *) once "ethtool:$1" "$1: ethtool -C rx-usecs $2 failed: ${e%%"$NL"*}" ;;
+        esac
+    fi
 }
 apply_all() {
     missing=0
@@ -124,6 +155,7 @@ $found
 EOF
     fi
     queues
+    ifaces
 }
 case ${ACTION:-add} in
 add) ;;
@@ -197,6 +229,8 @@ std::vector<std::string> coveredInterfaces(const Layout& l, const Snapshot& snap
         s.insert(t.interface);
     for (const auto& t : l.tx)
         s.insert(t.interface);
+    for (const auto& t : l.interfaces)
+        s.insert(t.interface);
     return {s.begin(), s.end()};
 }
 
@@ -255,6 +289,13 @@ std::string makeRouterApplyScript(const Layout& l, const Snapshot& snap,
     for (const auto& t : l.tx)
         s += "    q " + shellQuote(t.interface) + " " + std::to_string(t.queue) + " xps " +
              t.xpsCpus.toHex(width) + "\n";
+    s += "}\nifaces() {\n    :\n";
+    for (const auto& t : l.interfaces) {
+        if (t.napiCpus)
+            s += "    n " + shellQuote(t.interface) + " " + t.napiCpus->toHex(width) + "\n";
+        if (t.rxUsecs)
+            s += "    c " + shellQuote(t.interface) + " " + std::to_string(*t.rxUsecs) + "\n";
+    }
     s += "}\n";
     std::string irqs;
     for (const auto& t : l.irqs)
@@ -311,6 +352,11 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
         Layout one;
         one.tx.push_back(t);
         keep(one, [&] { p.layout.tx.push_back(t); });
+    }
+    for (const auto& t : layout.interfaces) {
+        Layout one;
+        one.interfaces.push_back(t);
+        keep(one, [&] { p.layout.interfaces.push_back(t); });
     }
     p.layout.rpsSockFlowEntries = layout.rpsSockFlowEntries;
     p.layout.notes = layout.notes;

@@ -77,10 +77,37 @@ public:
             uniformWithWifi();
         else
             uniform();
+        pinNapiThreads();
         return m_layout;
     }
 
 private:
+    // Threaded NAPI moves the receive work out of the softirq into kthreads, which the
+    // scheduler places anywhere: pin them where the planner put the interface's receive work.
+    void pinNapiThreads() {
+        for (const auto& nif : m_snap.interfaces) {
+            if (nif.napi.empty() || !validInterfaceName(nif.name))
+                continue;
+            CpuMask rps(m_width), irqs(m_width);
+            for (const auto& t : m_layout.rx)
+                if (t.interface == nif.name && t.rpsCpus)
+                    rps = rps | *t.rpsCpus;
+            for (const auto& t : m_layout.irqs)
+                if (const auto irq = findIrq(m_snap, t.irq))
+                    if (std::find(nif.irqs.begin(), nif.irqs.end(), *irq) != nif.irqs.end())
+                        irqs = irqs | t.cpus;
+            const bool useRps = !rps.none();
+            const auto cpus = useRps ? rps : irqs;
+            if (cpus.none())
+                continue;
+            m_layout.interfaces.push_back(
+                {nif.name, cpus, std::nullopt,
+                 "Threaded NAPI: its poll threads do the receive work, so they run where that work "
+                 "was planned (" +
+                     cpus.toList() + (useRps ? ", its RPS CPUs" : ", beside its IRQs") + ")."});
+        }
+    }
+
     void collectUnits() {
         std::map<std::set<std::string>, Unit> byPorts;
         for (const auto& info : m_snap.irqs) {

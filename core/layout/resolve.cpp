@@ -56,6 +56,17 @@ std::string maskProblem(const CpuMask& mask, const Topology& topo, bool mayBeEmp
     return "";
 }
 
+// The CPUs the interface's NAPI threads may use, when they all agree.
+std::optional<CpuMask> napiMask(const NetInterface& nif) {
+    std::optional<CpuMask> m;
+    for (const auto& th : nif.napi) {
+        if (!th.cpusAllowed || (m && !(*m == *th.cpusAllowed)))
+            return std::nullopt;
+        m = th.cpusAllowed;
+    }
+    return m;
+}
+
 } // namespace
 
 bool validInterfaceName(std::string_view n) {
@@ -70,7 +81,7 @@ bool validInterfaceName(std::string_view n) {
 bool Write::changes() const {
     if (current.empty())
         return true;
-    if (kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries)
+    if (isNumber())
         return text::parseU64(text::trim(current)) != text::parseU64(value);
     const auto a = CpuMask::fromHex(current), b = CpuMask::fromHex(value);
     return !a || !b || !(*a == *b);
@@ -179,6 +190,36 @@ Resolution resolve(const Layout& layout, const Snapshot& snap) {
              "sys/class/net/" + t.interface + "/queues/tx-" + std::to_string(t.queue) + "/xps_cpus",
              t.xpsCpus.toHex(width), q->xpsCpus->toHex(), t.why});
     }
+    for (const auto& t : layout.interfaces) {
+        if (!validInterfaceName(t.interface)) {
+            r.skipped.push_back(
+                {text::printable(t.interface), "not a valid kernel interface name"});
+            continue;
+        }
+        const auto* nif = snap.interface(t.interface);
+        if (!nif) {
+            r.skipped.push_back({t.interface, "no such interface here"});
+            continue;
+        }
+        if (t.napiCpus) {
+            if (nif->napi.empty()) {
+                r.skipped.push_back({t.interface + " NAPI threads",
+                                     "no napi/" + t.interface +
+                                         "-* threads here (threaded NAPI is off or unknown)"});
+            } else if (const auto p = maskProblem(*t.napiCpus, topo, false); !p.empty()) {
+                r.skipped.push_back({t.interface + " NAPI threads", p});
+            } else {
+                for (const auto& th : nif->napi)
+                    r.writes.push_back({Write::Kind::NapiAffinity, t.interface + " " + th.name,
+                                        "napi:" + std::to_string(th.pid), t.napiCpus->toHex(width),
+                                        th.cpusAllowed ? th.cpusAllowed->toHex() : "", t.why});
+            }
+        }
+        if (t.rxUsecs)
+            r.writes.push_back({Write::Kind::RxUsecs, t.interface + " rx-usecs",
+                                "ethtool:" + t.interface + ":rx-usecs", std::to_string(*t.rxUsecs),
+                                "", t.why});
+    }
     if (layout.rpsSockFlowEntries)
         r.writes.push_back(
             {Write::Kind::RpsSockFlowEntries, "rps_sock_flow_entries",
@@ -204,6 +245,10 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
             for (const auto& q : nif->tx)
                 if (q.index == t.queue && q.xpsCpus)
                     cur.tx.push_back({t.interface, t.queue, *q.xpsCpus, "as it was"});
+    for (const auto& t : layout.interfaces)
+        if (const auto* nif = snap.interface(t.interface); nif && t.napiCpus)
+            if (const auto m = napiMask(*nif))
+                cur.interfaces.push_back({t.interface, m, std::nullopt, "as it was"});
     if (layout.rpsSockFlowEntries && snap.rpsSockFlowEntries)
         cur.rpsSockFlowEntries = static_cast<std::uint32_t>(*snap.rpsSockFlowEntries);
     return cur;
@@ -224,6 +269,8 @@ Layout currentLayout(const Snapshot& snap) {
         for (const auto& q : nif.tx)
             if (q.xpsCpus)
                 all.tx.push_back({nif.name, q.index, *q.xpsCpus, "as found"});
+        if (const auto m = napiMask(nif))
+            all.interfaces.push_back({nif.name, m, std::nullopt, "as found"});
     }
     if (snap.rpsSockFlowEntries)
         all.rpsSockFlowEntries = static_cast<std::uint32_t>(*snap.rpsSockFlowEntries);

@@ -12,15 +12,29 @@
 namespace coresteer {
 
 struct Write {
-    enum class Kind { IrqAffinity, RpsCpus, RpsFlowCnt, XpsCpus, RpsSockFlowEntries };
+    enum class Kind {
+        IrqAffinity,
+        RpsCpus,
+        RpsFlowCnt,
+        XpsCpus,
+        RpsSockFlowEntries,
+        NapiAffinity, // path "napi:<pid>": taskset -p on the live root only
+        RxUsecs,      // path "ethtool:<if>:rx-usecs": ethtool -C on the live root only
+    };
     Kind kind;
-    std::string target;  // "IRQ 96 (eth1)", "eth1 rx-0 rps_cpus"
-    std::string path;    // relative to the root: "proc/irq/96/smp_affinity"
+    std::string target; // "IRQ 96 (eth1)", "eth1 rx-0 rps_cpus"
+    // Relative to the root: "proc/irq/96/smp_affinity"; or a command target (see Kind).
+    std::string path;
     std::string value;   // text to write: "40", "4096"
     std::string current; // as read in the snapshot; empty when unknown
     std::string why;
 
     bool changes() const; // compares masks as CPU sets, numbers as numbers
+    bool isNumber() const {
+        return kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries ||
+               kind == Kind::RxUsecs;
+    }
+    bool isCommand() const { return kind == Kind::NapiAffinity || kind == Kind::RxUsecs; }
 };
 
 struct NotApplicable {
