@@ -51,7 +51,8 @@ commands:
                                   rule. Does not change the running values (apply does). Exit 1
                                   when a conflict remains (packet steering, irqbalance)
   unpersist TARGET [--json]       remove everything persist wrote, and its sysupgrade.conf lines
-  preset save TARGET FILE         save TARGET's current layout as a preset file
+  preset save TARGET FILE [--json]
+                                  save TARGET's current layout as a preset file
   preset load FILE TARGET [--json]
                                   what a preset would change on TARGET, and what does not apply
                                   there (a preset made on another board says so); apply and diff
@@ -352,8 +353,18 @@ int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::
         err << "coresteer-cli: " << o.positional.front() << ": cannot write\n";
         return 2;
     }
-    out << "Saved " << p.layout.irqs.size() << " IRQs, " << p.layout.rx.size() << " receive and "
-        << p.layout.tx.size() << " transmit queues to " << o.positional.front() << "\n";
+    if (o.json)
+        out << jsonText({{"file", o.positional.front()},
+                         {"board", p.board},
+                         {"irqs", p.layout.irqs.size()},
+                         {"rx_queues", p.layout.rx.size()},
+                         {"tx_queues", p.layout.tx.size()},
+                         {"interfaces", p.layout.interfaces.size()}})
+            << "\n";
+    else
+        out << "Saved " << p.layout.irqs.size() << " IRQs, " << p.layout.rx.size()
+            << " receive and " << p.layout.tx.size() << " transmit queues to "
+            << o.positional.front() << "\n";
     return 0;
 }
 

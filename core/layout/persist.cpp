@@ -94,9 +94,9 @@ put() {
         missing=$((missing + 1))
         return 0
     fi
-    if e=$( { printf '%s\n' "$2" > "$R/$1"; } 2>&1 ); then
-        return 0
-    fi
+    # No subshell on the way that works: a fork per write is most of the cost on a router.
+    { printf '%s\n' "$2" > "$R/$1"; } 2>/dev/null && return 0
+    e=$( { printf '%s\n' "$2" > "$R/$1"; } 2>&1 )
     once "$1" "/$1: the kernel refused $2: ${e##*: }"
 }
 # once KEY MESSAGE: log each problem once per run, not once per retry.
@@ -219,8 +219,9 @@ bool plainName(const std::string& n) {
 
 std::vector<std::string> coveredInterfaces(const Layout& l, const Snapshot& snap) {
     std::set<std::string> s;
+    const IrqNames names(snap);
     for (const auto& t : l.irqs)
-        if (const auto irq = findIrq(snap, t.irq))
+        if (const auto irq = names.find(t.irq))
             if (const auto* info = snap.irq(*irq))
                 for (const auto& n : info->interfaces)
                     if (validInterfaceName(n))
@@ -325,8 +326,9 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
         return std::nullopt;
     }
     // Keep the targets that resolve on this router now, each with its own check.
+    const IrqNames names(snap);
     auto keep = [&](Layout one, auto push) {
-        const auto r = resolve(one, snap);
+        const auto r = resolve(one, snap, names);
         if (!r.skipped.empty()) {
             p.skipped.insert(p.skipped.end(), r.skipped.begin(), r.skipped.end());
             return;

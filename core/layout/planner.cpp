@@ -51,7 +51,8 @@ std::string cpuName(int cpu) {
 
 class Planner {
 public:
-    explicit Planner(const Snapshot& s) : m_snap(s), m_width(std::max(s.topology.maskWidth, 1)) {}
+    explicit Planner(const Snapshot& s)
+        : m_snap(s), m_names(s), m_width(std::max(s.topology.maskWidth, 1)) {}
 
     Layout run() {
         const auto& topo = m_snap.topology;
@@ -93,7 +94,7 @@ private:
                 if (t.interface == nif.name && t.rpsCpus)
                     rps = rps | *t.rpsCpus;
             for (const auto& t : m_layout.irqs)
-                if (const auto irq = findIrq(m_snap, t.irq))
+                if (const auto irq = m_names.find(t.irq))
                     if (std::find(nif.irqs.begin(), nif.irqs.end(), *irq) != nif.irqs.end())
                         irqs = irqs | t.cpus;
             const bool useRps = !rps.none();
@@ -169,7 +170,7 @@ private:
     }
 
     void setIrq(std::uint32_t irq, const CpuMask& cpus, const std::string& why) {
-        if (const auto sel = selectorOf(m_snap, irq))
+        if (const auto sel = m_names.selectorOf(irq))
             m_layout.irqs.push_back({*sel, cpus, why});
     }
 
@@ -403,6 +404,7 @@ private:
     }
 
     const Snapshot& m_snap;
+    IrqNames m_names;
     int m_width;
     std::vector<int> m_online;
     std::vector<Unit> m_units;

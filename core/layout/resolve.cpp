@@ -92,29 +92,45 @@ std::size_t Resolution::changeCount() const {
         std::count_if(writes.begin(), writes.end(), [](const Write& w) { return w.changes(); }));
 }
 
-std::optional<std::uint32_t> findIrq(const Snapshot& snap, const IrqSelector& sel) {
-    const auto byAction = irqsByAction(snap);
-    const auto it = byAction.find(sel.action);
-    if (it == byAction.end() || sel.index < 0 ||
+IrqNames::IrqNames(const Snapshot& snap) : m_byAction(irqsByAction(snap)) {
+    for (const auto& [action, irqs] : m_byAction)
+        for (std::size_t i = 0; i < irqs.size(); ++i)
+            m_byIrq.emplace(irqs[i], IrqSelector{action, static_cast<int>(i)});
+}
+
+std::optional<std::uint32_t> IrqNames::find(const IrqSelector& sel) const {
+    const auto it = m_byAction.find(sel.action);
+    if (it == m_byAction.end() || sel.index < 0 ||
         static_cast<std::size_t>(sel.index) >= it->second.size())
         return std::nullopt;
     return it->second[static_cast<std::size_t>(sel.index)];
 }
 
+std::optional<IrqSelector> IrqNames::selectorOf(std::uint32_t irq) const {
+    const auto it = m_byIrq.find(irq);
+    if (it == m_byIrq.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::optional<std::uint32_t> findIrq(const Snapshot& snap, const IrqSelector& sel) {
+    return IrqNames(snap).find(sel);
+}
+
 std::optional<IrqSelector> selectorOf(const Snapshot& snap, std::uint32_t irq) {
-    for (const auto& [action, irqs] : irqsByAction(snap))
-        for (std::size_t i = 0; i < irqs.size(); ++i)
-            if (irqs[i] == irq)
-                return IrqSelector{action, static_cast<int>(i)};
-    return std::nullopt;
+    return IrqNames(snap).selectorOf(irq);
 }
 
 Resolution resolve(const Layout& layout, const Snapshot& snap) {
+    return resolve(layout, snap, IrqNames(snap));
+}
+
+Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& names) {
     Resolution r;
     const auto& topo = snap.topology;
     const int width = std::max(topo.maskWidth, 1);
     for (const auto& t : layout.irqs) {
-        const auto irq = findIrq(snap, t.irq);
+        const auto irq = names.find(t.irq);
         if (!irq) {
             r.skipped.push_back({"IRQ " + t.irq.display(), "no IRQ with this name here"});
             continue;
@@ -230,8 +246,9 @@ Resolution resolve(const Layout& layout, const Snapshot& snap) {
 
 Layout currentLayout(const Snapshot& snap, const Layout& layout) {
     Layout cur;
+    const IrqNames names(snap);
     for (const auto& t : layout.irqs)
-        if (const auto irq = findIrq(snap, t.irq))
+        if (const auto irq = names.find(t.irq))
             if (const auto* info = snap.irq(*irq); info && info->smpAffinity)
                 cur.irqs.push_back({t.irq, *info->smpAffinity, "as it was"});
     for (const auto& t : layout.rx)
@@ -256,9 +273,10 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
 
 Layout currentLayout(const Snapshot& snap) {
     Layout all;
+    const IrqNames names(snap);
     for (const auto& info : snap.irqs)
         if (!info.interfaces.empty() && info.smpAffinity)
-            if (const auto sel = selectorOf(snap, info.irq))
+            if (const auto sel = names.selectorOf(info.irq))
                 all.irqs.push_back({*sel, *info.smpAffinity, "as found"});
     for (const auto& nif : snap.interfaces) {
         if (nif.isVirtual() || !validInterfaceName(nif.name))

@@ -5,6 +5,7 @@
 #include "core/layout/layout.h"
 #include "core/snapshot.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,12 +50,27 @@ struct Resolution {
     std::size_t changeCount() const;
 };
 
+// IRQs by first action name, each name's IRQs in hwirq order: built once per snapshot, for
+// code that looks up many selectors (resolve, the planner).
+class IrqNames {
+public:
+    explicit IrqNames(const Snapshot& snap);
+    std::optional<std::uint32_t> find(const IrqSelector& sel) const;
+    std::optional<IrqSelector> selectorOf(std::uint32_t irq) const;
+
+private:
+    std::map<std::string, std::vector<std::uint32_t>> m_byAction;
+    std::map<std::uint32_t, IrqSelector> m_byIrq;
+};
+
 // IRQ number of a selector on this snapshot, or nullopt.
 std::optional<std::uint32_t> findIrq(const Snapshot& snap, const IrqSelector& sel);
 // The selector that names `irq` on this snapshot (its first action name and rank).
 std::optional<IrqSelector> selectorOf(const Snapshot& snap, std::uint32_t irq);
 
 Resolution resolve(const Layout& layout, const Snapshot& snap);
+// The same, with the snapshot's IRQ names already indexed (for many small layouts).
+Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& names);
 
 // A kernel interface name as dev_valid_name() accepts it: 1-15 bytes, no '/', ':' or white
 // space, not "." or "..". Names that fail it are never written to.
