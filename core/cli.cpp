@@ -487,7 +487,8 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
     nlohmann::json j;
     j["results"] = nlohmann::json::array();
     for (const auto& t : rep->results) {
-        allApplied = allApplied && t.status == TargetResult::Status::Applied;
+        allApplied = allApplied && (t.status == TargetResult::Status::Applied ||
+                                    t.status == TargetResult::Status::AppliedPending);
         j["results"].push_back({{"target", t.write.target},
                                 {"path", t.write.path},
                                 {"value", t.write.value},
@@ -509,8 +510,8 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
         for (const auto& t : rep->results)
             out << "  " << t.write.target << ": " << t.write.current << " -> " << t.write.value
                 << ": " << toString(t.status) << (t.error.empty() ? "" : " (" + t.error + ")")
-                << (t.status == TargetResult::Status::AppliedDifferently
-                        ? " effective " + t.effective
+                << (t.status == TargetResult::Status::AppliedPending
+                        ? " (effective now " + t.effective + ")"
                         : "")
                 << "\n";
         for (const auto& k : r.skipped)

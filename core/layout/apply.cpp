@@ -46,7 +46,8 @@ setv() {
             *) printf '%s\n' "$e" >&2; return 1 ;;
             esac
         fi ;;
-    *) printf '%s\n' "$2" > "$R/$1" ;;
+    # echo, not printf: BusyBox ash's printf fails a refused write without saying why.
+    *) echo "$2" > "$R/$1" ;;
     esac
 }
 restore() {
@@ -81,6 +82,8 @@ const char* toString(TargetResult::Status s) {
         return "applied";
     case TargetResult::Status::AppliedDifferently:
         return "applied differently";
+    case TargetResult::Status::AppliedPending:
+        return "applied, moves at the next interrupt";
     case TargetResult::Status::Refused:
         return "refused by the kernel";
     case TargetResult::Status::Failed:
@@ -232,7 +235,7 @@ std::optional<ApplyReport> parseApplyOutput(const std::string& output, const std
         } else if (!r.effective.empty()) {
             const auto eff = CpuMask::fromHex(r.effective), want = CpuMask::fromHex(r.write.value);
             if (eff && want && !eff->none() && !eff->isSubsetOf(*want))
-                r.status = TargetResult::Status::AppliedDifferently;
+                r.status = TargetResult::Status::AppliedPending;
         }
     }
     if (!done && !rep.rolledBack) {

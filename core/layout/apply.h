@@ -29,7 +29,9 @@ struct ApplyOptions {
 struct TargetResult {
     enum class Status {
         Applied,            // written, and reads back as written
-        AppliedDifferently, // written, but the kernel applies another effective mask
+        AppliedDifferently, // written, but it reads back as another value
+        AppliedPending,     // written; the IRQ's effective CPU still outside it: the kernel moves
+                            // it at its next interrupt (x86 MSI without interrupt remapping)
         Refused, // the kernel said no (EINVAL, EIO, EOVERFLOW, ERANGE), or the router cannot (no
                  // taskset or ethtool, or NAPI and coalescing under a fixture root): the rest
                  // went on

@@ -95,8 +95,9 @@ put() {
         return 0
     fi
     # No subshell on the way that works: a fork per write is most of the cost on a router.
-    { printf '%s\n' "$2" > "$R/$1"; } 2>/dev/null && return 0
-    e=$( { printf '%s\n' "$2" > "$R/$1"; } 2>&1 )
+    # echo, not printf: BusyBox ash's printf fails a refused write without saying why.
+    { echo "$2" > "$R/$1"; } 2>/dev/null && return 0
+    e=$( { echo "$2" > "$R/$1"; } 2>&1 )
     once "$1" "/$1: the kernel refused $2: ${e##*: }"
 }
 # once KEY MESSAGE: log each problem once per run, not once per retry.

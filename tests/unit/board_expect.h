@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 #include <vector>
 
 namespace coresteer::test {
@@ -27,6 +29,25 @@ inline std::string slurp(const std::filesystem::path& p) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// Runs a shell command; its stdout, and its exit status (-1 when it did not exit) in *status.
+inline std::string capture(const std::string& cmd, int* status = nullptr) {
+    FILE* p = ::popen(cmd.c_str(), "r");
+    std::string out;
+    if (!p) {
+        if (status)
+            *status = -1;
+        return out;
+    }
+    char buf[65536];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+        out.append(buf, n);
+    const int st = ::pclose(p);
+    if (status)
+        *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return out;
 }
 
 inline std::filesystem::path boardsDir() {

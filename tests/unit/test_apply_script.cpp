@@ -183,7 +183,7 @@ TEST(ApplyScript, AnEffectiveMaskOutsideTheRequestIsReported) {
     std::string err;
     auto rep = parseApplyOutput(out, t, {w}, &err);
     ASSERT_TRUE(rep.has_value()) << err;
-    EXPECT_EQ(rep->results[0].status, TargetResult::Status::AppliedDifferently);
+    EXPECT_EQ(rep->results[0].status, TargetResult::Status::AppliedPending);
     EXPECT_EQ(rep->results[0].effective, "02");
     // Inside the request (the kernel picks one CPU of several): applied.
     w.value = "03";

@@ -158,7 +158,7 @@ TEST_F(ThreadedNapi, ResolveAndApplyUnderAFixtureRootRefuseWithoutRunningAnythin
     const auto rep = parseApplyOutput(out, s.token, r.writes, &error);
     ASSERT_TRUE(rep) << error;
     // (The fixture's effective_affinity does not follow the write as the kernel's would.)
-    EXPECT_EQ(rep->results[0].status, TargetResult::Status::AppliedDifferently);
+    EXPECT_EQ(rep->results[0].status, TargetResult::Status::AppliedPending);
     EXPECT_EQ(rep->results[0].readBack, "04");
     for (int i : {1, 2}) {
         EXPECT_EQ(rep->results[i].status, TargetResult::Status::Refused);
