@@ -24,8 +24,9 @@ start)
     mkdir -p "$3"
     state=$(cd "$3" && pwd)
     port=${4:-2222}
-    if [ "$(readlink /proc/self/ns/net)" = "$(readlink /proc/1/ns/net)" ]; then
-        echo "router.sh: run me inside a network namespace of my own (tests/router-vm/netns.sh)" >&2
+    # Only in a namespace that has nothing but its loopback (and our own taps): never the host's.
+    if ip -o link show | grep -v -e ': lo:' -e ': cs-tap[12]' | grep -q .; then
+        echo "router.sh: run me in a network namespace of my own (tests/router-vm/netns.sh)" >&2
         exit 2
     fi
     [ -f "$state/disk.img" ] || cp "$vm/disk.img" "$state/disk.img"
