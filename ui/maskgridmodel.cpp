@@ -1,0 +1,450 @@
+#include "ui/maskgridmodel.h"
+
+#include "core/layout/resolve.h"
+
+#include <QColor>
+#include <QFont>
+
+#include <algorithm>
+#include <set>
+
+namespace coresteer::ui {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// The CPUs the interface's NAPI threads may use, when they all agree.
+std::optional<CpuMask> napiMask(const NetInterface& nif) {
+    std::optional<CpuMask> m;
+    for (const auto& t : nif.napi) {
+        if (!t.cpusAllowed || (m && !(*m == *t.cpusAllowed)))
+            return std::nullopt;
+        m = t.cpusAllowed;
+    }
+    return m;
+}
+
+QString explain(MaskGridModel::RowKind k) {
+    switch (k) {
+    case MaskGridModel::RowKind::Irq:
+        return QStringLiteral("smp_affinity: the CPUs that may take this interrupt.");
+    case MaskGridModel::RowKind::RxQueue:
+        return QStringLiteral(
+            "RPS: the CPUs that process the packets this queue receives, in software.");
+    case MaskGridModel::RowKind::TxQueue:
+        return QStringLiteral("XPS: the CPUs that send their packets through this queue.");
+    case MaskGridModel::RowKind::Napi:
+        return QStringLiteral("Threaded NAPI: the CPUs the interface's poll threads may run on.");
+    case MaskGridModel::RowKind::Interface:
+        break;
+    }
+    return {};
+}
+
+} // namespace
+
+MaskGridModel::MaskGridModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) const {
+    std::vector<Row> rows;
+    std::set<std::uint32_t> shown; // a shared IRQ is listed under its first interface only
+    for (const auto& nif : s.interfaces) {
+        if ((nif.isVirtual() && nif.irqs.empty()) || !validInterfaceName(nif.name))
+            continue;
+        const auto name = qs(nif.name);
+        Row head{RowKind::Interface, name, name, 0, 0, std::nullopt, std::nullopt, {}};
+        if (!nif.driver.empty())
+            head.label += QStringLiteral("  ") + qs(nif.driver);
+        if (nif.speedMbps)
+            head.label += QStringLiteral("  %1 Mb/s").arg(*nif.speedMbps);
+        std::vector<Row> body;
+        for (auto irq : nif.irqs) {
+            const auto* info = s.irq(irq);
+            const auto* row = s.interrupts.findIrq(irq);
+            if (!info || !info->smpAffinity || !shown.insert(irq).second)
+                continue;
+            QString label = QStringLiteral("IRQ %1").arg(irq);
+            if (row && !row->actions.empty())
+                label += QStringLiteral("  ") + qs(row->actions.front());
+            body.push_back(
+                {RowKind::Irq, label, name, irq, 0, info->smpAffinity, info->smpAffinity, {}});
+        }
+        for (const auto& q : nif.rx)
+            if (q.rpsCpus)
+                body.push_back({RowKind::RxQueue,
+                                QStringLiteral("rx-%1  RPS").arg(q.index),
+                                name,
+                                0,
+                                q.index,
+                                q.rpsCpus,
+                                q.rpsCpus,
+                                {}});
+        for (const auto& q : nif.tx)
+            if (q.xpsCpus)
+                body.push_back({RowKind::TxQueue,
+                                QStringLiteral("tx-%1  XPS").arg(q.index),
+                                name,
+                                0,
+                                q.index,
+                                q.xpsCpus,
+                                q.xpsCpus,
+                                {}});
+        if (const auto m = napiMask(nif))
+            body.push_back({RowKind::Napi,
+                            QStringLiteral("NAPI threads (%1)").arg(nif.napi.size()),
+                            name,
+                            0,
+                            0,
+                            m,
+                            m,
+                            {}});
+        if (body.empty())
+            continue;
+        rows.push_back(std::move(head));
+        rows.insert(rows.end(), body.begin(), body.end());
+    }
+    return rows;
+}
+
+void MaskGridModel::setSnapshot(SnapshotPtr snap) {
+    auto rows = snap ? buildRows(*snap) : std::vector<Row>{};
+    const int cpus = snap ? std::max(snap->topology.maskWidth, 1) : 0;
+    if (rows == m_rows && cpus == m_cpus) {
+        // The same router again: current values move, pending edits stay.
+        m_snap = std::move(snap);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            auto& r = m_rows[i];
+            const bool unchanged = r.pending == r.current;
+            r.current = rows[i].current;
+            if (unchanged)
+                r.pending = r.current;
+        }
+        if (!m_rows.empty())
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        return;
+    }
+    beginResetModel();
+    m_snap = std::move(snap);
+    m_rows = std::move(rows);
+    m_cpus = cpus;
+    endResetModel();
+}
+
+void MaskGridModel::setCpuLoad(std::vector<double> load) {
+    m_load = std::move(load);
+    if (!m_rows.empty() && m_cpus > 0)
+        emit dataChanged(index(0, FirstCpu), index(rowCount() - 1, columnCount() - 1),
+                         {CpuLoadRole, Qt::BackgroundRole});
+    if (m_cpus > 0)
+        emit headerDataChanged(Qt::Horizontal, FirstCpu, columnCount() - 1);
+}
+
+int MaskGridModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int MaskGridModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : FirstCpu + m_cpus;
+}
+
+int MaskGridModel::cpuCount() const {
+    return m_cpus;
+}
+
+MaskGridModel::RowKind MaskGridModel::kind(int row) const {
+    return m_rows.at(static_cast<std::size_t>(row)).kind;
+}
+
+std::optional<CpuMask> MaskGridModel::current(int row) const {
+    return m_rows.at(static_cast<std::size_t>(row)).current;
+}
+
+std::optional<CpuMask> MaskGridModel::pending(int row) const {
+    return m_rows.at(static_cast<std::size_t>(row)).pending;
+}
+
+int MaskGridModel::changedCount() const {
+    return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
+        return r.pending && r.current && !(*r.pending == *r.current);
+    }));
+}
+
+QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const auto& r = m_rows[static_cast<std::size_t>(index.row())];
+    const int col = index.column();
+    const bool heading = r.kind == RowKind::Interface;
+    const bool changed = r.pending && r.current && !(*r.pending == *r.current);
+    switch (role) {
+    case KindRole:
+        return static_cast<int>(r.kind);
+    case InterfaceRole:
+        return r.iface;
+    case ChangedRole:
+        return changed;
+    case Qt::FontRole:
+        if (heading || (changed && col < FirstCpu)) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    default:
+        break;
+    }
+    if (col >= FirstCpu) {
+        const int cpu = col - FirstCpu;
+        const auto load = static_cast<std::size_t>(cpu) < m_load.size()
+                              ? QVariant(m_load[static_cast<std::size_t>(cpu)])
+                              : QVariant();
+        if (role == CpuLoadRole)
+            return load;
+        if (heading)
+            return {};
+        const bool cur = r.current && r.current->test(cpu);
+        const bool pen = r.pending && r.pending->test(cpu);
+        switch (role) {
+        case CurrentRole:
+            return cur;
+        case PendingRole:
+            return pen;
+        case Qt::CheckStateRole:
+            return pen ? Qt::Checked : Qt::Unchecked;
+        case Qt::BackgroundRole:
+            if (pen && cur)
+                return QColor(0x3b, 0x7d, 0xd8); // kept
+            if (pen)
+                return QColor(0x4c, 0xaf, 0x50); // added
+            if (cur)
+                return QColor(0xe5, 0x73, 0x73); // removed
+            if (load.isValid()) {
+                const double l = std::clamp(load.toDouble(), 0.0, 1.0);
+                return QColor::fromHsvF(0.08, 0.6 * l, 1.0); // the hot cores show through
+            }
+            return {};
+        case Qt::ToolTipRole:
+            return QStringLiteral("CPU %1: %2 now, %3 after apply")
+                .arg(cpu)
+                .arg(cur ? QStringLiteral("in") : QStringLiteral("not in"))
+                .arg(pen ? QStringLiteral("in") : QStringLiteral("not in"));
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        QString tip = explain(r.kind);
+        if (!r.why.isEmpty())
+            tip += QStringLiteral("\n") + r.why;
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
+    if (role == MaskRole)
+        return r.pending ? QVariant(qs(r.pending->toHex(m_cpus))) : QVariant();
+    if (role != Qt::DisplayRole && role != Qt::EditRole)
+        return {};
+    switch (col) {
+    case Target:
+        return r.label;
+    case Change:
+        if (!r.pending || !r.current)
+            return {};
+        if (role == Qt::EditRole || !changed)
+            return qs(r.pending->toHex(m_cpus));
+        return QString(qs(r.current->toHex(m_cpus)) + QStringLiteral(" → ") +
+                       qs(r.pending->toHex(m_cpus)));
+    case CpuList:
+        if (!r.pending)
+            return {};
+        return r.pending->none() ? QString() : qs(r.pending->toList());
+    default:
+        return {};
+    }
+}
+
+QVariant MaskGridModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal)
+        return {};
+    if (section >= FirstCpu && section < columnCount()) {
+        const int cpu = section - FirstCpu;
+        const auto* cls = m_snap ? m_snap->topology.classOf(cpu) : nullptr;
+        if (role == Qt::DisplayRole)
+            return QStringLiteral("%1\n%2").arg(cpu).arg(cls ? qs(cls->name) : QString());
+        if (role == CpuLoadRole && static_cast<std::size_t>(cpu) < m_load.size())
+            return m_load[static_cast<std::size_t>(cpu)];
+        if (role == Qt::ToolTipRole) {
+            QString tip = QStringLiteral("CPU %1").arg(cpu);
+            if (cls)
+                tip += QStringLiteral(", %1 core").arg(qs(cls->name));
+            if (static_cast<std::size_t>(cpu) < m_load.size())
+                tip += QStringLiteral(", %1% busy")
+                           .arg(qRound(m_load[static_cast<std::size_t>(cpu)] * 100));
+            return tip;
+        }
+        return {};
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Target:
+        return QStringLiteral("Interface, IRQ or queue");
+    case Change:
+        return QStringLiteral("Mask (now → pending)");
+    case CpuList:
+        return QStringLiteral("CPUs");
+    default:
+        return {};
+    }
+}
+
+Qt::ItemFlags MaskGridModel::flags(const QModelIndex& index) const {
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    const auto& r = m_rows[static_cast<std::size_t>(index.row())];
+    if (r.kind == RowKind::Interface)
+        return Qt::ItemIsEnabled;
+    auto f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (index.column() >= FirstCpu)
+        f |= Qt::ItemIsUserCheckable;
+    else if (index.column() == Change || index.column() == CpuList)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool MaskGridModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (!index.isValid() || !(flags(index) & (Qt::ItemIsUserCheckable | Qt::ItemIsEditable)))
+        return false;
+    const int row = index.row();
+    const auto& r = m_rows[static_cast<std::size_t>(row)];
+    if (!r.pending)
+        return false;
+    if (index.column() >= FirstCpu) {
+        if (role != Qt::CheckStateRole)
+            return false;
+        auto m = *r.pending;
+        const int cpu = index.column() - FirstCpu;
+        if (value.toInt() == Qt::Checked)
+            m.set(cpu);
+        else
+            m.set(cpu, false);
+        return setPending(row, m);
+    }
+    if (role != Qt::EditRole)
+        return false;
+    const auto text = value.toString().trimmed().toStdString();
+    const auto m = index.column() == CpuList ? (text.empty() ? std::optional<CpuMask>(CpuMask())
+                                                             : CpuMask::fromList(text))
+                                             : CpuMask::fromHex(text);
+    return m && setPending(row, *m);
+}
+
+bool MaskGridModel::setPending(int row, const CpuMask& mask, const QString& why) {
+    if (row < 0 || row >= rowCount())
+        return false;
+    auto& r = m_rows[static_cast<std::size_t>(row)];
+    if (r.kind == RowKind::Interface || (!mask.none() && mask.highest() >= m_cpus))
+        return false;
+    if (mask.none() && (r.kind == RowKind::Irq || r.kind == RowKind::Napi))
+        return false; // an IRQ or a thread needs at least one CPU
+    auto m = mask;
+    m.setWidth(m_cpus);
+    r.pending = m;
+    if (!why.isNull())
+        r.why = why;
+    rowChanged(row);
+    return true;
+}
+
+void MaskGridModel::clearPending() {
+    for (auto& r : m_rows) {
+        r.pending = r.current;
+        r.why.clear();
+    }
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+}
+
+void MaskGridModel::rowChanged(int row) {
+    emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+}
+
+Layout MaskGridModel::pendingLayout() const {
+    Layout l;
+    if (!m_snap)
+        return l;
+    const IrqNames names(*m_snap);
+    for (const auto& r : m_rows) {
+        if (!r.pending || !r.current || *r.pending == *r.current)
+            continue;
+        const auto iface = r.iface.toStdString();
+        const auto why = r.why.toStdString();
+        switch (r.kind) {
+        case RowKind::Irq:
+            if (const auto sel = names.selectorOf(r.irq))
+                l.irqs.push_back({*sel, *r.pending, why});
+            break;
+        case RowKind::RxQueue:
+            l.rx.push_back({iface, r.queue, *r.pending, std::nullopt, why});
+            break;
+        case RowKind::TxQueue:
+            l.tx.push_back({iface, r.queue, *r.pending, why});
+            break;
+        case RowKind::Napi:
+            l.interfaces.push_back({iface, *r.pending, std::nullopt, why});
+            break;
+        case RowKind::Interface:
+            break;
+        }
+    }
+    return l;
+}
+
+QStringList MaskGridModel::setPendingLayout(const Layout& layout) {
+    QStringList unplaced;
+    if (!m_snap)
+        return unplaced;
+    const IrqNames names(*m_snap);
+    auto find = [&](RowKind k, const QString& iface, std::uint32_t irq, int queue) -> int {
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            const auto& r = m_rows[i];
+            if (r.kind == k && (k == RowKind::Irq ? r.irq == irq : r.iface == iface) &&
+                (k != RowKind::RxQueue && k != RowKind::TxQueue ? true : r.queue == queue))
+                return static_cast<int>(i);
+        }
+        return -1;
+    };
+    auto place = [&](int row, const CpuMask& m, const std::string& why, const QString& what) {
+        if (row < 0 || (!m.none() && m.highest() >= m_cpus)) {
+            unplaced << what;
+            return;
+        }
+        auto& r = m_rows[static_cast<std::size_t>(row)];
+        auto w = m;
+        w.setWidth(m_cpus);
+        r.pending = w;
+        r.why = qs(why);
+    };
+    for (const auto& t : layout.irqs) {
+        const auto irq = names.find(t.irq);
+        place(irq ? find(RowKind::Irq, {}, *irq, 0) : -1, t.cpus, t.why,
+              QStringLiteral("IRQ ") + qs(t.irq.display()));
+    }
+    for (const auto& t : layout.rx)
+        if (t.rpsCpus)
+            place(find(RowKind::RxQueue, qs(t.interface), 0, t.queue), *t.rpsCpus, t.why,
+                  qs(t.interface) + QStringLiteral(" rx-%1").arg(t.queue));
+    for (const auto& t : layout.tx)
+        place(find(RowKind::TxQueue, qs(t.interface), 0, t.queue), t.xpsCpus, t.why,
+              qs(t.interface) + QStringLiteral(" tx-%1").arg(t.queue));
+    for (const auto& t : layout.interfaces)
+        if (t.napiCpus)
+            place(find(RowKind::Napi, qs(t.interface), 0, 0), *t.napiCpus, t.why,
+                  qs(t.interface) + QStringLiteral(" NAPI threads"));
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    return unplaced;
+}
+
+} // namespace coresteer::ui

@@ -1,0 +1,94 @@
+// MaskGridModel: the mask grid. Rows are grouped by interface: a heading row per interface,
+// then its IRQs (smp_affinity), its receive queues (RPS), its transmit queues (XPS) and its
+// threaded-NAPI threads. Columns: the target, current -> pending as hex, the pending mask as an
+// editable cpulist, then one column per CPU.
+//
+// Each row holds the router's current mask and a pending one; a pending mask equal to the
+// current one is no change. Edits go through setPending() (the view wraps them in QUndoStack
+// commands); pendingLayout() turns the changed rows into a Layout for resolve/apply/persist.
+// A new snapshot of the same router keeps the rows and only updates current values (one
+// dataChanged); another row set resets the model.
+#pragma once
+
+#include "core/layout/layout.h"
+#include "ui/snapshotloader.h"
+
+#include <QAbstractTableModel>
+
+#include <optional>
+#include <vector>
+
+namespace coresteer::ui {
+
+class MaskGridModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Target, Change, CpuList, FirstCpu };
+    enum class RowKind { Interface, Irq, RxQueue, TxQueue, Napi };
+    enum Role {
+        KindRole = Qt::UserRole + 1, // RowKind as int
+        CurrentRole,                 // CPU cells: bool, the CPU is in the current mask
+        PendingRole,                 // CPU cells: bool, the CPU is in the pending mask
+        ChangedRole,                 // any cell: bool, this row's pending mask differs
+        MaskRole,                    // Change column: the pending mask, as hex
+        CpuLoadRole,                 // CPU cells and header: the CPU's busy share 0..1, or null
+        InterfaceRole,               // the interface of the row
+    };
+
+    explicit MaskGridModel(QObject* parent = nullptr);
+
+    void setSnapshot(SnapshotPtr snap);
+    SnapshotPtr snapshot() const { return m_snap; }
+    // Per-CPU busy share (0..1) for the load shading, indexed by CPU id; empty: none.
+    void setCpuLoad(std::vector<double> load);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    // CPU cells: Qt::CheckStateRole toggles; CpuList and Change columns: a cpulist or hex mask.
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+
+    // The mask a row has now, and the one pending (nullopt for heading rows).
+    std::optional<CpuMask> current(int row) const;
+    std::optional<CpuMask> pending(int row) const;
+    // Sets the pending mask of a row, and the sentence that explains it (planner, preset).
+    // False for heading rows and masks with CPUs this router does not have.
+    bool setPending(int row, const CpuMask& mask, const QString& why = {});
+    // Every pending mask back to the current one.
+    void clearPending();
+    int cpuCount() const;
+    RowKind kind(int row) const;
+    int changedCount() const;
+
+    // The changed rows as a layout (IRQs by action name and rank, queues by interface).
+    Layout pendingLayout() const;
+    // Shows `layout` as pending: each of its targets found on this router becomes that row's
+    // pending mask and reason. Returns the targets it could not place.
+    QStringList setPendingLayout(const Layout& layout);
+
+private:
+    struct Row {
+        RowKind kind;
+        QString label;
+        QString iface;
+        std::uint32_t irq = 0; // IRQ rows
+        int queue = 0;         // queue rows
+        std::optional<CpuMask> current;
+        std::optional<CpuMask> pending;
+        QString why;
+        bool operator==(const Row& o) const {
+            return kind == o.kind && label == o.label && iface == o.iface;
+        }
+    };
+    std::vector<Row> buildRows(const Snapshot& s) const;
+    void rowChanged(int row);
+
+    SnapshotPtr m_snap;
+    std::vector<Row> m_rows;
+    std::vector<double> m_load;
+    int m_cpus = 0;
+};
+
+} // namespace coresteer::ui
