@@ -59,6 +59,16 @@ const IrqInfo* Snapshot::irq(std::uint32_t n) const {
     return nullptr;
 }
 
+std::optional<CpuMask> NetInterface::napiMask() const {
+    std::optional<CpuMask> m;
+    for (const auto& t : napi) {
+        if (!t.cpusAllowed || (m && !(*m == *t.cpusAllowed)))
+            return std::nullopt;
+        m = t.cpusAllowed;
+    }
+    return m;
+}
+
 const NetInterface* Snapshot::interface(std::string_view name) const {
     for (const auto& i : interfaces)
         if (i.name == name)

@@ -105,6 +105,8 @@ struct NetInterface {
     std::vector<std::uint32_t> irqs; // sorted
 
     bool isVirtual() const { return busDevice.empty(); }
+    // The CPUs its NAPI threads may use, when they all agree; nullopt otherwise or without any.
+    std::optional<CpuMask> napiMask() const;
     // A Wi-Fi netdev (by driver, or by OpenWrt's and the kernel's naming).
     bool isWireless() const;
 };

@@ -1,6 +1,10 @@
 #include "ui/mainwindow.h"
 
+#include "core/conflicts.h"
+#include "core/layout/planner.h"
 #include "ui/coremodel.h"
+#include "ui/maskgridmodel.h"
+#include "ui/maskgridview.h"
 #include "ui/snapshotmodel.h"
 
 #include <QAction>
@@ -13,16 +17,19 @@
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace coresteer::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_loader(new SnapshotLoader(this)), m_model(new SnapshotModel(this)),
-      m_cores(new CoreModel(this)), m_tree(new QTreeView), m_coreView(new QTableView),
-      m_summary(new QLabel), m_warnings(new QPlainTextEdit) {
+      m_cores(new CoreModel(this)), m_grid(new MaskGridModel(this)), m_undo(new QUndoStack(this)),
+      m_gridView(new MaskGridView(m_grid, m_undo)), m_tree(new QTreeView),
+      m_coreView(new QTableView), m_summary(new QLabel), m_warnings(new QPlainTextEdit) {
     setWindowTitle(tr("coresteer"));
     resize(1100, 720);
 
@@ -44,7 +51,10 @@ MainWindow::MainWindow(QWidget* parent)
     topLayout->addWidget(m_coreView);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
-    split->addWidget(m_tree);
+    auto* tabs = new QTabWidget;
+    tabs->addTab(m_gridView, tr("Masks"));
+    tabs->addTab(m_tree, tr("Details"));
+    split->addWidget(tabs);
     split->addWidget(m_warnings);
     split->setStretchFactor(1, 3);
     setCentralWidget(split);
@@ -58,7 +68,43 @@ MainWindow::MainWindow(QWidget* parent)
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
 
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    auto* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    auto* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    auto* layout = menuBar()->addMenu(tr("&Layout"));
+    auto* rec = layout->addAction(tr("&Recommend"), this, &MainWindow::recommend);
+    rec->setToolTip(tr("Show the planner's layout for this router as pending changes"));
+    layout->addAction(tr("&Discard pending changes"), this, [this] {
+        std::map<int, CpuMask> masks;
+        for (int r = 0; r < m_grid->rowCount(); ++r)
+            if (const auto c = m_grid->current(r))
+                masks.emplace(r, *c);
+        m_gridView->applyMasks(masks, tr("Discard pending changes"));
+    });
+
     connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::showSnapshot);
+}
+
+void MainWindow::recommend() {
+    const auto snap = m_grid->snapshot();
+    if (!snap)
+        return;
+    // The plan on a scratch model gives each row's mask and reason; one command sets them all.
+    MaskGridModel scratch;
+    scratch.setSnapshot(snap);
+    scratch.setPendingLayout(plan(*snap));
+    std::map<int, CpuMask> masks;
+    for (int r = 0; r < scratch.rowCount(); ++r)
+        if (const auto m = scratch.pending(r))
+            masks.emplace(r, *m);
+    m_gridView->applyMasks(masks, tr("Recommend"));
+    // The reasons, which the undo command does not carry, go on the rows as tooltips.
+    m_grid->setPendingLayout(plan(*snap));
+    statusBar()->showMessage(tr("Recommended: %1 changes").arg(m_grid->changedCount()));
 }
 
 void MainWindow::loadRoot(const QString& root) {
@@ -77,6 +123,7 @@ void MainWindow::openRoot() {
 void MainWindow::showSnapshot(quint64, SnapshotPtr snap) {
     m_model->setSnapshot(snap);
     m_cores->setSnapshot(snap);
+    m_grid->setSnapshot(snap);
     m_tree->expandAll();
     for (int c = 0; c < m_model->columnCount(); ++c)
         m_tree->resizeColumnToContents(c);
@@ -98,10 +145,15 @@ void MainWindow::showSnapshot(quint64, SnapshotPtr snap) {
         classes << QStringLiteral("%1 %2").arg(QString::fromStdString(c.name),
                                                QString::fromStdString(c.cpus.toList()));
     facts << tr("cores: %1").arg(classes.join(QStringLiteral(", ")));
-    if (s.irqbalanceRunning.value_or(false))
-        facts << tr(
-            "<span style='color:#b00'>irqbalance is running and will undo manual masks</span>");
-    m_summary->setText(facts.join(QStringLiteral(" &middot; ")));
+    QString text = facts.join(QStringLiteral(" &middot; "));
+    for (const auto& c : detectConflicts(*snap))
+        text += QStringLiteral("<br>%1<b>%2</b>: %3 <i>%4</i>%5")
+                    .arg(c.blocking ? QStringLiteral("<span style='color:#b00'>") : QString(),
+                         QString::fromStdString(c.title).toHtmlEscaped(),
+                         QString::fromStdString(c.detail).toHtmlEscaped(),
+                         QString::fromStdString(c.suggestion).toHtmlEscaped(),
+                         c.blocking ? QStringLiteral("</span>") : QString());
+    m_summary->setText(text);
 
     QStringList lines;
     for (const auto& d : snap->diagnostics.entries())

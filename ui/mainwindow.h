@@ -9,10 +9,13 @@ class QLabel;
 class QPlainTextEdit;
 class QTreeView;
 class QTableView;
+class QUndoStack;
 
 namespace coresteer::ui {
 
 class CoreModel;
+class MaskGridModel;
+class MaskGridView;
 class SnapshotModel;
 
 class MainWindow : public QMainWindow {
@@ -24,6 +27,11 @@ public:
     void loadRoot(const QString& root);
     SnapshotModel* snapshotModel() const { return m_model; }
     CoreModel* coreModel() const { return m_cores; }
+    MaskGridModel* gridModel() const { return m_grid; }
+    MaskGridView* gridView() const { return m_gridView; }
+    QUndoStack* undoStack() const { return m_undo; }
+    // Shows the planner's layout for this router as pending, as one undoable step.
+    void recommend();
 
 Q_SIGNALS:
     void snapshotShown();
@@ -35,6 +43,9 @@ private:
     SnapshotLoader* m_loader;
     SnapshotModel* m_model;
     CoreModel* m_cores;
+    MaskGridModel* m_grid;
+    QUndoStack* m_undo;
+    MaskGridView* m_gridView;
     QTreeView* m_tree;
     QTableView* m_coreView;
     QLabel* m_summary;

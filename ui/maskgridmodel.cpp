@@ -16,17 +16,6 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// The CPUs the interface's NAPI threads may use, when they all agree.
-std::optional<CpuMask> napiMask(const NetInterface& nif) {
-    std::optional<CpuMask> m;
-    for (const auto& t : nif.napi) {
-        if (!t.cpusAllowed || (m && !(*m == *t.cpusAllowed)))
-            return std::nullopt;
-        m = t.cpusAllowed;
-    }
-    return m;
-}
-
 QString explain(MaskGridModel::RowKind k) {
     switch (k) {
     case MaskGridModel::RowKind::Irq:
@@ -92,7 +81,7 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
                                 q.xpsCpus,
                                 q.xpsCpus,
                                 {}});
-        if (const auto m = napiMask(nif))
+        if (const auto m = nif.napiMask())
             body.push_back({RowKind::Napi,
                             QStringLiteral("NAPI threads (%1)").arg(nif.napi.size()),
                             name,
@@ -329,7 +318,7 @@ bool MaskGridModel::setData(const QModelIndex& index, const QVariant& value, int
             m.set(cpu);
         else
             m.set(cpu, false);
-        return setPending(row, m);
+        return m_editHook ? m_editHook(row, m) : setPending(row, m);
     }
     if (role != Qt::EditRole)
         return false;
@@ -337,17 +326,26 @@ bool MaskGridModel::setData(const QModelIndex& index, const QVariant& value, int
     const auto m = index.column() == CpuList ? (text.empty() ? std::optional<CpuMask>(CpuMask())
                                                              : CpuMask::fromList(text))
                                              : CpuMask::fromHex(text);
-    return m && setPending(row, *m);
+    if (!m)
+        return false;
+    return m_editHook ? m_editHook(row, *m) : setPending(row, *m);
+}
+
+bool MaskGridModel::acceptable(int row, const CpuMask& mask) const {
+    if (row < 0 || row >= rowCount())
+        return false;
+    const auto k = m_rows[static_cast<std::size_t>(row)].kind;
+    if (k == RowKind::Interface || (!mask.none() && mask.highest() >= m_cpus))
+        return false;
+    return !(mask.none() && (k == RowKind::Irq || k == RowKind::Napi));
 }
 
 bool MaskGridModel::setPending(int row, const CpuMask& mask, const QString& why) {
     if (row < 0 || row >= rowCount())
         return false;
+    if (!acceptable(row, mask))
+        return false; // a CPU this router lacks, or an IRQ or a thread with no CPU at all
     auto& r = m_rows[static_cast<std::size_t>(row)];
-    if (r.kind == RowKind::Interface || (!mask.none() && mask.highest() >= m_cpus))
-        return false;
-    if (mask.none() && (r.kind == RowKind::Irq || r.kind == RowKind::Napi))
-        return false; // an IRQ or a thread needs at least one CPU
     auto m = mask;
     m.setWidth(m_cpus);
     r.pending = m;

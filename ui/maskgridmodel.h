@@ -15,6 +15,7 @@
 
 #include <QAbstractTableModel>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -56,6 +57,13 @@ public:
     // Sets the pending mask of a row, and the sentence that explains it (planner, preset).
     // False for heading rows and masks with CPUs this router does not have.
     bool setPending(int row, const CpuMask& mask, const QString& why = {});
+    // Edits made through setData (a click, a typed mask) go to this hook when set, so the view
+    // can put them on its undo stack; it returns whether the edit was taken.
+    void setEditHook(std::function<bool(int row, const CpuMask& mask)> hook) {
+        m_editHook = std::move(hook);
+    }
+    // Whether setPending would take this mask for this row.
+    bool acceptable(int row, const CpuMask& mask) const;
     // Every pending mask back to the current one.
     void clearPending();
     int cpuCount() const;
@@ -88,6 +96,7 @@ private:
     SnapshotPtr m_snap;
     std::vector<Row> m_rows;
     std::vector<double> m_load;
+    std::function<bool(int, const CpuMask&)> m_editHook;
     int m_cpus = 0;
 };
 

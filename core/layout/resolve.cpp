@@ -56,16 +56,6 @@ std::string maskProblem(const CpuMask& mask, const Topology& topo, bool mayBeEmp
     return "";
 }
 
-// The CPUs the interface's NAPI threads may use, when they all agree.
-std::optional<CpuMask> napiMask(const NetInterface& nif) {
-    std::optional<CpuMask> m;
-    for (const auto& th : nif.napi) {
-        if (!th.cpusAllowed || (m && !(*m == *th.cpusAllowed)))
-            return std::nullopt;
-        m = th.cpusAllowed;
-    }
-    return m;
-}
 
 } // namespace
 
@@ -264,7 +254,7 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
                     cur.tx.push_back({t.interface, t.queue, *q.xpsCpus, "as it was"});
     for (const auto& t : layout.interfaces)
         if (const auto* nif = snap.interface(t.interface); nif && t.napiCpus)
-            if (const auto m = napiMask(*nif))
+            if (const auto m = nif->napiMask())
                 cur.interfaces.push_back({t.interface, m, std::nullopt, "as it was"});
     if (layout.rpsSockFlowEntries && snap.rpsSockFlowEntries)
         cur.rpsSockFlowEntries = static_cast<std::uint32_t>(*snap.rpsSockFlowEntries);
@@ -287,7 +277,7 @@ Layout currentLayout(const Snapshot& snap) {
         for (const auto& q : nif.tx)
             if (q.xpsCpus)
                 all.tx.push_back({nif.name, q.index, *q.xpsCpus, "as found"});
-        if (const auto m = napiMask(nif))
+        if (const auto m = nif.napiMask())
             all.interfaces.push_back({nif.name, m, std::nullopt, "as found"});
     }
     if (snap.rpsSockFlowEntries)

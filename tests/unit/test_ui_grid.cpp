@@ -5,9 +5,14 @@
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "ui/maskgridmodel.h"
+#include "ui/maskgridview.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QMouseEvent>
 #include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
 
 #include <gtest/gtest.h>
 
@@ -157,4 +162,103 @@ TEST(MaskGrid, LoadShowsInCellsAndHeaders) {
     EXPECT_TRUE(model.headerData(MaskGridModel::FirstCpu + 4, Qt::Horizontal, Qt::DisplayRole)
                     .toString()
                     .contains(QStringLiteral("big")));
+}
+
+namespace {
+
+struct GridUi {
+    MaskGridModel model;
+    QUndoStack undo;
+    MaskGridView view{&model, &undo};
+    explicit GridUi(const std::string& b) {
+        model.setSnapshot(board(b));
+        view.resize(1400, 900);
+        view.show();
+    }
+    QPoint cell(int row, int cpu) {
+        const auto i = model.index(row, MaskGridModel::FirstCpu + cpu);
+        view.scrollTo(i);
+        return view.visualRect(i).center();
+    }
+    void send(QEvent::Type t, QPoint pos, Qt::MouseButton b, Qt::MouseButtons held) {
+        QMouseEvent e(t, pos, view.viewport()->mapToGlobal(pos), b, held, Qt::NoModifier);
+        QApplication::sendEvent(view.viewport(), &e);
+    }
+};
+
+} // namespace
+
+TEST(MaskGridView, ClickTogglesAndUndoRedoes) {
+    GridUi ui("nanopi-r6s-openwrt");
+    const int row = findRow(ui.model, QStringLiteral("IRQ 96  eth1"));
+    ASSERT_GE(row, 0);
+    QTest::mouseClick(ui.view.viewport(), Qt::LeftButton, {}, ui.cell(row, 2));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2,6");
+    QTest::mouseClick(ui.view.viewport(), Qt::LeftButton, {}, ui.cell(row, 6));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2");
+    // The last CPU of an IRQ cannot go.
+    QTest::mouseClick(ui.view.viewport(), Qt::LeftButton, {}, ui.cell(row, 2));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2");
+    EXPECT_EQ(ui.undo.count(), 2);
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2,6");
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "6");
+    EXPECT_EQ(ui.model.changedCount(), 0);
+    ui.undo.redo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2,6");
+}
+
+TEST(MaskGridView, DraggingPaintsARowAsOneStep) {
+    GridUi ui("nanopi-r6s-openwrt");
+    const int row = findRow(ui.model, QStringLiteral("rx-0  RPS"));
+    ASSERT_GE(row, 0);
+    ui.model.setPending(row, CpuMask::fromCpus({0})); // a start without CPUs 4-7
+    ui.undo.clear();
+    ui.send(QEvent::MouseButtonPress, ui.cell(row, 4), Qt::LeftButton, Qt::LeftButton);
+    for (int cpu : {5, 6, 7})
+        ui.send(QEvent::MouseMove, ui.cell(row, cpu), Qt::NoButton, Qt::LeftButton);
+    // Another row under the pointer is not painted.
+    ui.send(QEvent::MouseMove, ui.cell(row + 1, 7), Qt::NoButton, Qt::LeftButton);
+    ui.send(QEvent::MouseButtonRelease, ui.cell(row, 7), Qt::LeftButton, Qt::NoButton);
+    const auto painted = *ui.model.pending(row);
+    for (int cpu : {4, 5, 6, 7})
+        EXPECT_TRUE(painted.test(cpu)) << cpu;
+    EXPECT_EQ(ui.undo.count(), 1);
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "0");
+}
+
+TEST(MaskGridView, KeyboardAndTypedMasksAreUndoable) {
+    GridUi ui("nanopi-r4s");
+    int row = -1;
+    for (int r = 0; r < ui.model.rowCount() && row < 0; ++r)
+        if (ui.model.kind(r) == MaskGridModel::RowKind::Irq)
+            row = r;
+    ASSERT_GE(row, 0);
+    const auto before = *ui.model.pending(row);
+    const int cpu = before.test(5) ? 4 : 5;
+    ui.view.setCurrentIndex(ui.model.index(row, MaskGridModel::FirstCpu + cpu));
+    QTest::keyClick(&ui.view, Qt::Key_Space);
+    EXPECT_TRUE(ui.model.pending(row)->test(cpu));
+    ASSERT_TRUE(ui.model.setData(ui.model.index(row, MaskGridModel::CpuList), QStringLiteral("0-1"),
+                                 Qt::EditRole));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "0-1");
+    EXPECT_EQ(ui.undo.count(), 2);
+    ui.undo.undo();
+    ui.undo.undo();
+    EXPECT_EQ(*ui.model.pending(row), before);
+    // "Recommend": the planner's whole layout as one step.
+    std::map<int, CpuMask> masks;
+    MaskGridModel scratch;
+    scratch.setSnapshot(ui.model.snapshot());
+    scratch.setPendingLayout(coresteer::plan(*ui.model.snapshot()));
+    for (int r = 0; r < scratch.rowCount(); ++r)
+        if (const auto m = scratch.pending(r))
+            masks.emplace(r, *m);
+    ui.view.applyMasks(masks, QStringLiteral("Recommend"));
+    EXPECT_GT(ui.model.changedCount(), 0);
+    EXPECT_EQ(ui.undo.count(), 1);
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.changedCount(), 0);
 }

@@ -4,6 +4,7 @@
 #include "core/collect_local.h"
 #include "ui/coremodel.h"
 #include "ui/mainwindow.h"
+#include "ui/maskgridmodel.h"
 #include "ui/snapshotmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -11,6 +12,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <QUndoStack>
 
 #include <gtest/gtest.h>
 
@@ -77,6 +79,29 @@ TEST(MainWindow, LoadsAFixtureOnAWorkerThread) {
     ASSERT_TRUE(shown.wait(10000));
     EXPECT_GT(w.snapshotModel()->rowCount(), 0);
     EXPECT_EQ(w.coreModel()->rowCount(), 4);
+}
+
+TEST(MainWindow, RecommendShowsThePlanAsOneUndoableStep) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "nanopi-r6s-friendlywrt").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_GT(w.gridModel()->rowCount(), 0);
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    w.recommend();
+    const int changed = w.gridModel()->changedCount();
+    EXPECT_GT(changed, 0);
+    EXPECT_EQ(w.undoStack()->count(), 1);
+    // Each changed row says why.
+    for (int r = 0; r < w.gridModel()->rowCount(); ++r) {
+        if (w.gridModel()->index(r, 0).data(MaskGridModel::ChangedRole).toBool()) {
+            EXPECT_FALSE(w.gridModel()->index(r, 0).data(Qt::ToolTipRole).toString().isEmpty());
+        }
+    }
+    w.undoStack()->undo();
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    w.undoStack()->redo();
+    EXPECT_EQ(w.gridModel()->changedCount(), changed);
 }
 
 TEST(SnapshotLoader, DropsAnswersToSupersededRequests) {

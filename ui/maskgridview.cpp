@@ -1,0 +1,237 @@
+#include "ui/maskgridview.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+namespace coresteer::ui {
+
+namespace {
+
+// One undoable change of any number of rows' pending masks.
+class SetMasksCommand : public QUndoCommand {
+public:
+    SetMasksCommand(MaskGridModel* model, std::map<int, CpuMask> before,
+                    std::map<int, CpuMask> after, const QString& text)
+        : QUndoCommand(text), m_model(model), m_before(std::move(before)),
+          m_after(std::move(after)) {}
+    void undo() override {
+        for (const auto& [row, mask] : m_before)
+            m_model->setPending(row, mask);
+    }
+    void redo() override {
+        for (const auto& [row, mask] : m_after)
+            m_model->setPending(row, mask);
+    }
+
+private:
+    MaskGridModel* m_model;
+    std::map<int, CpuMask> m_before, m_after;
+};
+
+bool isCpuCell(const QModelIndex& i) {
+    return i.isValid() && i.column() >= MaskGridModel::FirstCpu &&
+           (i.flags() & Qt::ItemIsUserCheckable);
+}
+
+} // namespace
+
+void MaskCellDelegate::paint(QPainter* p, const QStyleOptionViewItem& option,
+                             const QModelIndex& index) const {
+    if (index.column() < MaskGridModel::FirstCpu) {
+        QStyledItemDelegate::paint(p, option, index);
+        return;
+    }
+    p->save();
+    const QRect r = option.rect.adjusted(1, 1, -1, -1);
+    const auto load = index.data(MaskGridModel::CpuLoadRole);
+    if (load.isValid()) {
+        // The CPU's load as a warm bar from the bottom: the hot core stands out in every row.
+        const double l = std::clamp(load.toDouble(), 0.0, 1.0);
+        QRect bar = r;
+        bar.setTop(r.bottom() - static_cast<int>(r.height() * l));
+        p->fillRect(bar, QColor::fromHsvF(0.06, 0.35 + 0.5 * l, 1.0, 0.55));
+    }
+    const bool cur = index.data(MaskGridModel::CurrentRole).toBool();
+    const bool pen = index.data(MaskGridModel::PendingRole).toBool();
+    if (cur || pen) {
+        const auto c = index.data(Qt::BackgroundRole).value<QColor>();
+        p->setRenderHint(QPainter::Antialiasing);
+        p->setPen(Qt::NoPen);
+        p->setBrush(c);
+        const int d = std::min(r.width(), r.height()) - 4;
+        const QRect dot(r.center().x() - d / 2, r.center().y() - d / 2, d, d);
+        if (pen)
+            p->drawRoundedRect(dot, 3, 3);
+        else {
+            p->setBrush(Qt::NoBrush); // going away: an outline
+            p->setPen(QPen(c, 2));
+            p->drawRoundedRect(dot.adjusted(1, 1, -1, -1), 3, 3);
+        }
+    }
+    if (option.state & QStyle::State_HasFocus) {
+        p->setPen(QPen(option.palette.highlight().color(), 1, Qt::DotLine));
+        p->setBrush(Qt::NoBrush);
+        p->drawRect(r);
+    }
+    p->restore();
+}
+
+MaskGridView::MaskGridView(MaskGridModel* model, QUndoStack* undo, QWidget* parent)
+    : QTableView(parent), m_model(model), m_undo(undo) {
+    setModel(model);
+    setItemDelegate(new MaskCellDelegate(this));
+    setSelectionMode(QAbstractItemView::NoSelection);
+    setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    setMouseTracking(false);
+    verticalHeader()->hide();
+    horizontalHeader()->setMinimumSectionSize(24);
+    horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // Typed masks and checkbox toggles from the model's editors go onto the undo stack too.
+    model->setEditHook([this](int row, const CpuMask& mask) {
+        if (!m_model->acceptable(row, mask))
+            return false;
+        applyMasks({{row, mask}}, m_model->index(row, MaskGridModel::Target).data().toString());
+        return true;
+    });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        for (int c = MaskGridModel::FirstCpu; c < m_model->columnCount(); ++c)
+            setColumnWidth(c, 32);
+        resizeColumnToContents(MaskGridModel::Target);
+        resizeColumnToContents(MaskGridModel::Change);
+        // A new router: the old edits mean nothing there.
+        m_undo->clear();
+    });
+}
+
+void MaskGridView::applyMasks(const std::map<int, CpuMask>& masks, const QString& what) {
+    std::map<int, CpuMask> before, after;
+    for (const auto& [row, mask] : masks) {
+        const auto old = m_model->pending(row);
+        if (!old || *old == mask)
+            continue;
+        before.emplace(row, *old);
+        after.emplace(row, mask);
+    }
+    if (!after.empty())
+        m_undo->push(new SetMasksCommand(m_model, std::move(before), std::move(after), what));
+}
+
+void MaskGridView::paintCell(const QModelIndex& index) {
+    // Straight to the model: the whole stroke becomes one command when the button goes up.
+    if (!isCpuCell(index) || index.row() != m_strokeRow)
+        return;
+    auto mask = *m_model->pending(index.row());
+    const int cpu = index.column() - MaskGridModel::FirstCpu;
+    if (mask.test(cpu) == m_strokeOn)
+        return;
+    mask.set(cpu, m_strokeOn);
+    m_model->setPending(index.row(), mask); // refused (an IRQ with no CPU): stays as it was
+}
+
+void MaskGridView::mousePressEvent(QMouseEvent* e) {
+    const auto index = indexAt(e->position().toPoint());
+    if (e->button() != Qt::LeftButton || !isCpuCell(index)) {
+        QTableView::mousePressEvent(e);
+        return;
+    }
+    setCurrentIndex(index);
+    m_strokeRow = index.row();
+    m_strokeOn = !index.data(MaskGridModel::PendingRole).toBool();
+    m_strokeBefore = {{index.row(), *m_model->pending(index.row())}};
+    paintCell(index);
+    e->accept();
+}
+
+void MaskGridView::mouseMoveEvent(QMouseEvent* e) {
+    if (m_strokeRow < 0) {
+        QTableView::mouseMoveEvent(e);
+        return;
+    }
+    paintCell(indexAt(e->position().toPoint()));
+    e->accept();
+}
+
+void MaskGridView::mouseReleaseEvent(QMouseEvent* e) {
+    if (m_strokeRow < 0) {
+        QTableView::mouseReleaseEvent(e);
+        return;
+    }
+    finishStroke();
+    e->accept();
+}
+
+void MaskGridView::finishStroke() {
+    // The stroke is already on screen; the command records it (its first redo changes nothing).
+    std::map<int, CpuMask> after;
+    for (const auto& [row, mask] : m_strokeBefore)
+        if (const auto now = m_model->pending(row); now && !(*now == mask))
+            after.emplace(row, *now);
+    if (!after.empty())
+        m_undo->push(new SetMasksCommand(
+            m_model, m_strokeBefore, after,
+            m_model->index(m_strokeRow, MaskGridModel::Target).data().toString()));
+    m_strokeRow = -1;
+    m_strokeBefore.clear();
+}
+
+void MaskGridView::keyPressEvent(QKeyEvent* e) {
+    const auto index = currentIndex();
+    if (e->key() == Qt::Key_Space && isCpuCell(index)) {
+        auto mask = *m_model->pending(index.row());
+        const int cpu = index.column() - MaskGridModel::FirstCpu;
+        mask.set(cpu, !mask.test(cpu));
+        applyMasks({{index.row(), mask}},
+                   m_model->index(index.row(), MaskGridModel::Target).data().toString());
+        e->accept();
+        return;
+    }
+    QTableView::keyPressEvent(e);
+}
+
+void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
+    const auto index = indexAt(e->pos());
+    if (!index.isValid() || m_model->kind(index.row()) == MaskGridModel::RowKind::Interface)
+        return;
+    const int row = index.row();
+    const auto snap = m_model->snapshot();
+    const int width = m_model->cpuCount();
+    const QString name = m_model->index(row, MaskGridModel::Target).data().toString();
+    QMenu menu(this);
+    auto set = [&](const QString& text, const CpuMask& m) {
+        auto* a = menu.addAction(text, this, [this, row, m, name, text] {
+            applyMasks({{row, m}}, name + QStringLiteral(": ") + text);
+        });
+        const auto k = m_model->kind(row);
+        a->setEnabled(
+            !(m.none() && (k == MaskGridModel::RowKind::Irq || k == MaskGridModel::RowKind::Napi)));
+    };
+    if (snap && snap->topology.classes.size() >= 2)
+        set(QStringLiteral("Spread over the %1 cores")
+                .arg(QString::fromStdString(snap->topology.classes.back().name)),
+            snap->topology.classes.back().cpus);
+    set(QStringLiteral("All cores"), snap ? snap->topology.online : CpuMask::firstN(width));
+    if (isCpuCell(index))
+        set(QStringLiteral("Only CPU %1").arg(index.column() - MaskGridModel::FirstCpu),
+            CpuMask::fromCpus({index.column() - MaskGridModel::FirstCpu}, width));
+    set(QStringLiteral("Clear"), CpuMask(width));
+    menu.addSeparator();
+    const auto pending = m_model->pending(row);
+    menu.addAction(QStringLiteral("Copy the mask as hex"), this, [pending, width] {
+        QApplication::clipboard()->setText(QString::fromStdString(pending->toHex(width)));
+    });
+    menu.addAction(QStringLiteral("Copy the mask as a CPU list"), this, [pending] {
+        QApplication::clipboard()->setText(QString::fromStdString(pending->toList()));
+    });
+    menu.exec(e->globalPos());
+}
+
+} // namespace coresteer::ui

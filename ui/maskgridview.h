@@ -1,0 +1,56 @@
+// MaskGridView: the mask grid as the user works it. A click on a CPU cell toggles it, dragging
+// along a row paints the same state over the cells it crosses, Space toggles the current cell,
+// and a row's context menu sets the whole mask (big cores, all cores, none) or copies it. Every
+// change goes onto the QUndoStack, one command per click, drag or menu action.
+#pragma once
+
+#include "ui/maskgridmodel.h"
+
+#include <QStyledItemDelegate>
+#include <QTableView>
+
+#include <map>
+
+class QUndoStack;
+
+namespace coresteer::ui {
+
+// Paints a CPU cell: kept, added, removed or empty, over the CPU's load.
+class MaskCellDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* p, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
+};
+
+class MaskGridView : public QTableView {
+    Q_OBJECT
+public:
+    MaskGridView(MaskGridModel* model, QUndoStack* undo, QWidget* parent = nullptr);
+
+    MaskGridModel* gridModel() const { return m_model; }
+    QUndoStack* undoStack() const { return m_undo; }
+    // Sets pending masks as one undoable step ("Recommend", a preset, a menu action).
+    void applyMasks(const std::map<int, CpuMask>& masks, const QString& what);
+
+protected:
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
+
+private:
+    void paintCell(const QModelIndex& index);
+    void finishStroke();
+
+    MaskGridModel* m_model;
+    QUndoStack* m_undo;
+    // The drag in progress: its row, the state it paints, and each row's mask before it.
+    int m_strokeRow = -1;
+    bool m_strokeOn = false;
+    std::map<int, CpuMask> m_strokeBefore;
+};
+
+} // namespace coresteer::ui
