@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     split->addWidget(tabs);
     split->addWidget(m_warnings);
     split->setStretchFactor(1, 3);
+    split->setSizes({200, 560, 80}); // the grid is the centre
     setCentralWidget(split);
 
     auto* file = menuBar()->addMenu(tr("&File"));

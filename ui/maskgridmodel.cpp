@@ -259,8 +259,12 @@ QVariant MaskGridModel::headerData(int section, Qt::Orientation o, int role) con
     if (section >= FirstCpu && section < columnCount()) {
         const int cpu = section - FirstCpu;
         const auto* cls = m_snap ? m_snap->topology.classOf(cpu) : nullptr;
-        if (role == Qt::DisplayRole)
-            return QStringLiteral("%1\n%2").arg(cpu).arg(cls ? qs(cls->name) : QString());
+        if (role == Qt::DisplayRole) {
+            // "L" LITTLE, "B" big, "P" prime: the full name is in the tooltip.
+            const QString c =
+                cls && cls->name != "uniform" ? qs(cls->name).left(1).toUpper() : QString();
+            return QStringLiteral("%1\n%2").arg(cpu).arg(c);
+        }
         if (role == CpuLoadRole && static_cast<std::size_t>(cpu) < m_load.size())
             return m_load[static_cast<std::size_t>(cpu)];
         if (role == Qt::ToolTipRole) {

@@ -161,7 +161,10 @@ TEST(MaskGrid, LoadShowsInCellsAndHeaders) {
                     .contains(QStringLiteral("90% busy")));
     EXPECT_TRUE(model.headerData(MaskGridModel::FirstCpu + 4, Qt::Horizontal, Qt::DisplayRole)
                     .toString()
-                    .contains(QStringLiteral("big")));
+                    .endsWith(QStringLiteral("\nB")));
+    EXPECT_TRUE(model.headerData(MaskGridModel::FirstCpu + 4, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("big core")));
 }
 
 namespace {

@@ -9,6 +9,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -102,6 +105,36 @@ TEST(MainWindow, RecommendShowsThePlanAsOneUndoableStep) {
     EXPECT_EQ(w.gridModel()->changedCount(), 0);
     w.undoStack()->redo();
     EXPECT_EQ(w.gridModel()->changedCount(), changed);
+}
+
+// The main window rendered to PNG (offscreen) for the R6S and the 96-CPU server, after
+// Recommend: files in the build tree, checked for size and for more than a blank image.
+TEST(MainWindow, ScreenshotsAreNotBlank) {
+    for (const char* b : {"nanopi-r6s-friendlywrt", "x86-server-96"}) {
+        SCOPED_TRACE(b);
+        MainWindow w;
+        w.resize(1400, 900);
+        QSignalSpy shown(&w, &MainWindow::snapshotShown);
+        w.loadRoot(QString::fromStdString((boards() / b).string()));
+        ASSERT_TRUE(shown.wait(10000));
+        w.recommend();
+        w.show();
+        QTest::qWait(50);
+        const QImage img = w.grab().toImage();
+        const auto file =
+            QStringLiteral(CORESTEER_SCREENSHOT_DIR "/main-%1.png").arg(QString::fromLatin1(b));
+        std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
+        ASSERT_TRUE(img.save(file)) << file.toStdString();
+        EXPECT_GE(img.width(), 1000);
+        EXPECT_GE(img.height(), 600);
+        // Not blank: many distinct colours (text, cells in three states, load shading).
+        QSet<QRgb> colours;
+        for (int y = 0; y < img.height(); y += 3)
+            for (int x = 0; x < img.width(); x += 3)
+                colours.insert(img.pixel(x, y));
+        EXPECT_GT(colours.size(), 50);
+        EXPECT_GT(QFileInfo(file).size(), 20000);
+    }
 }
 
 TEST(SnapshotLoader, DropsAnswersToSupersededRequests) {
