@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/conflicts.h"
+#include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
 #include "ui/coremodel.h"
 #include "ui/maskgridmodel.h"
@@ -9,6 +10,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QKeySequence>
@@ -87,25 +90,75 @@ MainWindow::MainWindow(QWidget* parent)
         m_gridView->applyMasks(masks, tr("Discard pending changes"));
     });
 
+    auto* presets = menuBar()->addMenu(tr("&Presets"));
+    for (const auto& f : QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
+        QFile in(QStringLiteral(":/presets/") + f);
+        if (!in.open(QIODevice::ReadOnly))
+            continue;
+        const auto p = parsePreset(in.readAll().toStdString(), nullptr);
+        if (!p)
+            continue;
+        auto* a = presets->addAction(QString::fromStdString(p->name), this,
+                                     [this, f] { loadPreset(QStringLiteral(":/presets/") + f); });
+        a->setToolTip(QString::fromStdString(p->note));
+        a->setStatusTip(QString::fromStdString(p->board));
+    }
+    presets->addSeparator();
+    presets->addAction(tr("&Open preset..."), this, [this] {
+        const auto f = QFileDialog::getOpenFileName(this, tr("Open a preset"), QString(),
+                                                    tr("coresteer presets (*.json)"));
+        if (!f.isEmpty())
+            loadPreset(f);
+    });
+
     connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::showSnapshot);
 }
 
-void MainWindow::recommend() {
+bool MainWindow::loadPreset(const QString& path) {
+    QFile file(path);
+    std::string error = "cannot read the file";
+    std::optional<Preset> p;
+    if (file.open(QIODevice::ReadOnly))
+        p = parsePreset(file.readAll().toStdString(), &error);
+    if (!p) {
+        statusBar()->showMessage(
+            tr("%1: %2").arg(path, QString::fromStdString(error).toHtmlEscaped()));
+        return false;
+    }
+    showPending(p->layout, QString::fromStdString(p->name));
+    const auto snap = m_grid->snapshot();
+    if (snap && p->board != snap->system.boardName)
+        statusBar()->showMessage(statusBar()->currentMessage() +
+                                 tr(" (made on %1, this is %2)")
+                                     .arg(QString::fromStdString(p->board),
+                                          QString::fromStdString(snap->system.boardName)));
+    return true;
+}
+
+void MainWindow::showPending(const Layout& layout, const QString& what) {
     const auto snap = m_grid->snapshot();
     if (!snap)
         return;
-    // The plan on a scratch model gives each row's mask and reason; one command sets them all.
+    // The layout on a scratch model gives each row's mask; one command sets them all.
     MaskGridModel scratch;
     scratch.setSnapshot(snap);
-    scratch.setPendingLayout(plan(*snap));
+    const auto unplaced = scratch.setPendingLayout(layout);
     std::map<int, CpuMask> masks;
     for (int r = 0; r < scratch.rowCount(); ++r)
         if (const auto m = scratch.pending(r))
             masks.emplace(r, *m);
-    m_gridView->applyMasks(masks, tr("Recommend"));
+    m_gridView->applyMasks(masks, what);
     // The reasons, which the undo command does not carry, go on the rows as tooltips.
-    m_grid->setPendingLayout(plan(*snap));
-    statusBar()->showMessage(tr("Recommended: %1 changes").arg(m_grid->changedCount()));
+    m_grid->setPendingLayout(layout);
+    QString msg = tr("%1: %2 changes").arg(what).arg(m_grid->changedCount());
+    if (!unplaced.isEmpty())
+        msg += tr("; not on this router: %1").arg(unplaced.join(QStringLiteral(", ")));
+    statusBar()->showMessage(msg);
+}
+
+void MainWindow::recommend() {
+    if (const auto snap = m_grid->snapshot())
+        showPending(plan(*snap), tr("Recommend"));
 }
 
 void MainWindow::loadRoot(const QString& root) {

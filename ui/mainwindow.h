@@ -1,6 +1,7 @@
 // The main window: the snapshot of one machine, its cores and its interfaces.
 #pragma once
 
+#include "core/layout/layout.h"
 #include "ui/snapshotloader.h"
 
 #include <QMainWindow>
@@ -32,6 +33,10 @@ public:
     QUndoStack* undoStack() const { return m_undo; }
     // Shows the planner's layout for this router as pending, as one undoable step.
     void recommend();
+    // Shows a preset file's layout as pending (one undoable step); a preset made on another
+    // board, and the targets it has that this router lacks, are named in the status bar.
+    // False with a message there when the file is not a preset.
+    bool loadPreset(const QString& file);
 
 Q_SIGNALS:
     void snapshotShown();
@@ -39,6 +44,7 @@ Q_SIGNALS:
 private:
     void showSnapshot(quint64 job, SnapshotPtr snap);
     void openRoot();
+    void showPending(const Layout& layout, const QString& what);
 
     SnapshotLoader* m_loader;
     SnapshotModel* m_model;

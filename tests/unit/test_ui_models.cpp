@@ -11,9 +11,11 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QMenuBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
 #include <QUndoStack>
 
@@ -105,6 +107,32 @@ TEST(MainWindow, RecommendShowsThePlanAsOneUndoableStep) {
     EXPECT_EQ(w.gridModel()->changedCount(), 0);
     w.undoStack()->redo();
     EXPECT_EQ(w.gridModel()->changedCount(), changed);
+}
+
+// Built-in presets are in the Presets menu; one loads as one undoable step, and a preset made
+// on another board says so and lists what this router lacks.
+TEST(MainWindow, PresetsLoadAsPendingChanges) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "nanopi-r6s-friendlywrt").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/nanopi-r6s-option1.json")));
+    EXPECT_GT(w.gridModel()->changedCount(), 0);
+    EXPECT_EQ(w.undoStack()->count(), 1);
+    EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("made on")));
+    EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("not on this router")));
+    w.undoStack()->undo();
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    // The BPI-R4 preset on the R6S.
+    ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/bpi-r4-mt7988-no-wifi.json")));
+    EXPECT_TRUE(
+        w.statusBar()->currentMessage().contains(QStringLiteral("made on bananapi,bpi-r4")));
+    EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("not on this router")));
+    EXPECT_FALSE(w.loadPreset(QStringLiteral("/nonexistent.json")));
+    QStringList titles;
+    for (auto* a : w.menuBar()->actions())
+        titles << a->text();
+    EXPECT_TRUE(titles.contains(QStringLiteral("&Presets")));
 }
 
 // The main window rendered to PNG (offscreen) for the R6S and the 96-CPU server, after
