@@ -199,6 +199,17 @@ void printDiagnostics(const Acquired& a, std::ostream& err) {
         err << "coresteer-cli: " << a.where << ": no usable interrupt or CPU data\n";
 }
 
+// The snapshot, with its warnings printed; nullopt when it is unusable (no IRQs or CPUs).
+std::optional<Acquired> acquireUsable(const Options& o, std::ostream& err) {
+    auto a = acquire(o, err);
+    if (!a)
+        return std::nullopt;
+    printDiagnostics(*a, err);
+    if (a->snap.completeness() == 2)
+        return std::nullopt;
+    return a;
+}
+
 int snapshotCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (!o.positional.empty())
         return usageError(err, "unexpected argument '" + o.positional.front() + "'");
@@ -234,11 +245,8 @@ std::string layoutText(const Layout& l, const Snapshot& snap) {
 int planCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (!o.positional.empty())
         return usageError(err, "unexpected argument '" + o.positional.front() + "'");
-    const auto a = acquire(o, err);
+    const auto a = acquireUsable(o, err);
     if (!a)
-        return 2;
-    printDiagnostics(*a, err);
-    if (a->snap.completeness() == 2)
         return 2;
     const auto l = plan(a->snap);
     if (o.json)
@@ -335,11 +343,8 @@ int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::
         return usageError(err, "preset " + args[0] + " needs TARGET and one FILE");
     if (args[0] == "load")
         return diffCommand(o, out, err);
-    const auto a = acquire(o, err);
+    const auto a = acquireUsable(o, err);
     if (!a)
-        return 2;
-    printDiagnostics(*a, err);
-    if (a->snap.completeness() == 2)
         return 2;
     Preset p;
     p.board = a->snap.system.boardName;

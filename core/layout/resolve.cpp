@@ -56,7 +56,6 @@ std::string maskProblem(const CpuMask& mask, const Topology& topo, bool mayBeEmp
     return "";
 }
 
-
 } // namespace
 
 bool validInterfaceName(std::string_view n) {
