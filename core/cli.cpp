@@ -1,12 +1,11 @@
 #include "core/cli.h"
 
-#include "core/collect_local.h"
-#include "core/collect_remote.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
+#include "core/router.h"
 #include "core/snapshot_json.h"
 #include "core/snapshot_text.h"
 #include "core/ssh/terminal_prompter.h"
@@ -16,8 +15,6 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace coresteer {
 
@@ -154,6 +151,39 @@ bool parseOptions(const std::vector<std::string>& args, std::size_t positionals,
     return true;
 }
 
+// A router with the prompter its SSH session asks (the prompter must outlive the router).
+struct Opened {
+    std::unique_ptr<ssh::TerminalPrompter> prompter;
+    std::unique_ptr<Router> router;
+    Router* operator->() const { return router.get(); }
+};
+
+// Opens the target: connects over SSH, or checks the local root. nullopt after printing why.
+std::optional<Opened> openTarget(const Options& o, std::ostream& err) {
+    Opened r;
+    if (o.target.empty()) {
+        r.router = Router::local(o.root);
+    } else {
+        std::string error;
+        auto t = ssh::parseTarget(o.target, &error);
+        if (!t) {
+            err << "coresteer-cli: " << error << "\n";
+            return std::nullopt;
+        }
+        t->knownHostsFile = o.knownHosts;
+        t->identityFile = o.identity;
+        t->configFile = o.sshConfig;
+        r.prompter = std::make_unique<ssh::TerminalPrompter>(err, o.acceptNew);
+        r.router = Router::remote(*t, *r.prompter, o.root.empty() ? "/" : o.root);
+    }
+    std::string error;
+    if (!r->open(&error)) {
+        err << "coresteer-cli: " << error << "\n";
+        return std::nullopt;
+    }
+    return r;
+}
+
 struct Acquired {
     Snapshot snap;
     std::string where;
@@ -161,35 +191,16 @@ struct Acquired {
 
 // Reads the snapshot of the target; nullopt after printing the error.
 std::optional<Acquired> acquire(const Options& o, std::ostream& err) {
-    if (o.target.empty()) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(o.root, ec)) {
-            err << "coresteer-cli: " << o.root << ": not a directory\n";
-            return std::nullopt;
-        }
-        return Acquired{buildSnapshot(collectLocal(o.root)), o.root};
-    }
+    auto r = openTarget(o, err);
+    if (!r)
+        return std::nullopt;
     std::string error;
-    auto t = ssh::parseTarget(o.target, &error);
-    if (!t) {
-        err << "coresteer-cli: " << error << "\n";
-        return std::nullopt;
-    }
-    t->knownHostsFile = o.knownHosts;
-    t->identityFile = o.identity;
-    t->configFile = o.sshConfig;
-    ssh::TerminalPrompter prompter(err, o.acceptNew);
-    ssh::Session session(*t, prompter);
-    if (!session.connect()) {
-        err << "coresteer-cli: " << session.error().message << "\n";
-        return std::nullopt;
-    }
-    const auto bundle = collectRemote(session, o.root.empty() ? "/" : o.root, &error);
+    const auto bundle = (*r)->collect(&error);
     if (!bundle) {
         err << "coresteer-cli: " << error << "\n";
         return std::nullopt;
     }
-    return Acquired{buildSnapshot(*bundle), bundle->origin};
+    return Acquired{buildSnapshot(*bundle), r->router->isRemote() ? bundle->origin : o.root};
 }
 
 void printDiagnostics(const Acquired& a, std::ostream& err) {
@@ -373,92 +384,6 @@ int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return 0;
 }
 
-// Runs a router script: over SSH for an SSH target, with the local /bin/sh for a --root tree.
-class Executor {
-public:
-    Executor(const Options& o, std::ostream& err) : m_o(o), m_err(err) {}
-
-    bool open() {
-        if (m_o.target.empty())
-            return true;
-        std::string error;
-        auto t = ssh::parseTarget(m_o.target, &error);
-        if (!t) {
-            m_err << "coresteer-cli: " << error << "\n";
-            return false;
-        }
-        t->knownHostsFile = m_o.knownHosts;
-        t->identityFile = m_o.identity;
-        t->configFile = m_o.sshConfig;
-        m_prompter = std::make_unique<ssh::TerminalPrompter>(m_err, m_o.acceptNew);
-        m_session = std::make_unique<ssh::Session>(*t, *m_prompter);
-        if (!m_session->connect()) {
-            m_err << "coresteer-cli: " << m_session->error().message << "\n";
-            return false;
-        }
-        return true;
-    }
-    std::string root() const { return m_o.root.empty() ? "/" : m_o.root; }
-    ssh::Session* session() { return m_session.get(); }
-
-    std::optional<ApplyReport> apply(const Resolution& r, const ApplyOptions& ao,
-                                     std::string* error) {
-        if (m_session)
-            return applyRemote(*m_session, root(), r, ao, error);
-        std::vector<Write> writes;
-        for (const auto& w : r.writes)
-            if (w.changes())
-                writes.push_back(w);
-        const auto s = makeApplyScript(writes, root(), ao);
-        const auto res = runLocal(s.script);
-        if (res.exitStatus != 0 && res.exitStatus != 6) {
-            *error = "the apply script stopped before writing anything: " + res.err;
-            return std::nullopt;
-        }
-        return parseApplyOutput(res.out, s.token, writes, error);
-    }
-
-    bool settle(PendingAction a, std::string* error) {
-        if (m_session)
-            return settleRemote(*m_session, root(), a, error);
-        const auto res = runLocal(makeSettleScript(root(), a));
-        return settleSucceeded(res.exitStatus, res.out, res.err, error);
-    }
-
-    std::optional<PersistReport> persist(const PersistScript& ps, std::string* error) {
-        if (m_session)
-            return runPersistScript(*m_session, ps, error);
-        const auto res = runLocal(ps.script);
-        return persistResult(res.exitStatus, res.out, res.err, ps.token, error);
-    }
-
-private:
-    ssh::RunResult runLocal(const std::string& script) {
-        namespace fs = std::filesystem;
-        const auto dir = fs::temp_directory_path() / ("coresteer-" + std::to_string(::getpid()));
-        fs::create_directories(dir);
-        std::ofstream(dir / "s.sh") << script;
-        const std::string cmd = "/bin/sh -s < '" + (dir / "s.sh").string() + "' > '" +
-                                (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
-        const int st = std::system(cmd.c_str());
-        ssh::RunResult r;
-        r.exitStatus = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-        std::ifstream o(dir / "out"), e(dir / "err");
-        std::ostringstream os, es;
-        os << o.rdbuf();
-        es << e.rdbuf();
-        r.out = os.str();
-        r.err = es.str();
-        fs::remove_all(dir);
-        return r;
-    }
-
-    const Options& m_o;
-    std::ostream& m_err;
-    std::unique_ptr<ssh::TerminalPrompter> m_prompter;
-    std::unique_ptr<ssh::Session> m_session;
-};
-
 int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.positional.size() != 1)
         return usageError(err, "apply needs TARGET and one LAYOUT file");
@@ -469,11 +394,11 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
         return 2;
     const auto& a = in->second;
     const auto r = resolve(in->first, a.snap);
-    Executor ex(o, err);
-    if (!ex.open())
+    auto ex = openTarget(o, err);
+    if (!ex)
         return 2;
     std::string error;
-    const auto rep = ex.apply(r, {o.revertAfter, !o.noRevert}, &error);
+    const auto rep = (*ex)->apply(r, {o.revertAfter, !o.noRevert}, &error);
     if (!rep) {
         err << "coresteer-cli: " << error << "\n";
         return 2;
@@ -481,8 +406,8 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
     bool confirmed = false;
     if (rep->revertArmed && !o.noConfirm && !rep->rolledBack) {
         // A new connection proves the router is still reachable after the change.
-        Executor again(o, err);
-        confirmed = again.open() && again.settle(PendingAction::Confirm, &error);
+        auto again = openTarget(o, err);
+        confirmed = again && (*again)->settle(PendingAction::Confirm, &error);
         if (!confirmed)
             err << "coresteer-cli: could not confirm (" << error
                 << "); the router restores its old "
@@ -539,11 +464,11 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
 int settleCommand(const Options& o, PendingAction action, std::ostream& out, std::ostream& err) {
     if (!o.positional.empty())
         return usageError(err, "unexpected argument '" + o.positional.front() + "'");
-    Executor ex(o, err);
-    if (!ex.open())
+    auto ex = openTarget(o, err);
+    if (!ex)
         return 2;
     std::string error;
-    const bool ok = ex.settle(action, &error);
+    const bool ok = (*ex)->settle(action, &error);
     const char* verb = action == PendingAction::Confirm ? "confirmed" : "reverted";
     if (o.json) {
         nlohmann::json j{{"action", action == PendingAction::Confirm ? "confirm" : "revert"},
@@ -605,10 +530,10 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
         if (c.blocking && !handled)
             remaining.push_back(c);
     }
-    Executor ex(o, err);
-    if (!ex.open())
+    auto ex = openTarget(o, err);
+    if (!ex)
         return 2;
-    const auto rep = ex.persist(makePersistScript(*plan, ex.root()), &error);
+    const auto rep = (*ex)->persist(makePersistScript(*plan, (*ex)->root()), &error);
     if (!rep) {
         err << "coresteer-cli: " << error << "\n";
         return 2;
@@ -647,11 +572,11 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
 int unpersistCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (!o.positional.empty())
         return usageError(err, "unexpected argument '" + o.positional.front() + "'");
-    Executor ex(o, err);
-    if (!ex.open())
+    auto ex = openTarget(o, err);
+    if (!ex)
         return 2;
     std::string error;
-    const auto rep = ex.persist(makeUnpersistScript(ex.root()), &error);
+    const auto rep = (*ex)->persist(makeUnpersistScript((*ex)->root()), &error);
     if (!rep) {
         err << "coresteer-cli: " << error << "\n";
         return 2;
