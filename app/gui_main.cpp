@@ -2,26 +2,76 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace {
+
+std::atomic<bool> g_quit{false};
+
+extern "C" void onSignal(int) {
+    g_quit.store(true);
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("coresteer"));
     QApplication::setOrganizationName(QStringLiteral("coresteer"));
     QApplication::setApplicationVersion(QStringLiteral(CORESTEER_VERSION));
+    QGuiApplication::setHighDpiScaleFactorRoundingPolicy(
+        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Spread a Linux router's NIC interrupts and packet steering across its cores."));
+        "Spread a Linux router's NIC interrupts and packet steering across its cores.\n"
+        "With no argument it opens the built-in demo router."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("root"),
-        QStringLiteral("Root of the /proc and /sys tree to show (default: this machine, /)."));
+    QCommandLineOption local(QStringLiteral("this-computer"),
+                             QStringLiteral("Open this machine's own /proc and /sys."));
+    QCommandLineOption quitAfter(QStringLiteral("quit-after"),
+                                 QStringLiteral("Quit after MS milliseconds (for tests)."),
+                                 QStringLiteral("MS"));
+    parser.addOption(local);
+    parser.addOption(quitAfter);
+    parser.addPositionalArgument(QStringLiteral("root"),
+                                 QStringLiteral("A /proc and /sys tree on this machine to open."),
+                                 QStringLiteral("[root]"));
     parser.process(app);
 
     coresteer::ui::MainWindow w;
     const auto args = parser.positionalArguments();
-    w.loadRoot(args.isEmpty() ? QStringLiteral("/") : args.first());
+    if (!args.isEmpty())
+        w.loadRoot(args.first());
+    else if (parser.isSet(local))
+        w.openThisComputer();
+    else
+        w.openDemo();
     w.show();
+
+    // SIGINT and SIGTERM end the event loop, so the window saves its state and the
+    // connection threads are joined as on a normal quit.
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &app, [&w] {
+        if (g_quit.load())
+            w.close();
+    });
+    poll.start(100);
+    if (parser.isSet(quitAfter)) {
+        bool ok = false;
+        const int ms = parser.value(quitAfter).toInt(&ok);
+        if (!ok || ms < 0) {
+            fprintf(stderr, "coresteer: --quit-after takes milliseconds\n");
+            return 2;
+        }
+        QTimer::singleShot(ms, &w, &QWidget::close);
+    }
     return QApplication::exec();
 }

@@ -1,5 +1,6 @@
 #include "core/cli.h"
 
+#include "core/capture.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
@@ -30,6 +31,8 @@ the router, default /). SSH options: --known-hosts FILE, --identity FILE, --ssh-
 commands:
   snapshot TARGET [--json]        the CPU, IRQ and queue layout, read in one connection and one
                                   command over SSH
+  capture TARGET FILE             save everything the snapshot reads from TARGET into FILE, in
+                                  one file (for a bug report; the GUI opens it read-only)
   plan TARGET [--json]            a proposed layout with a reason for every choice; --json
                                   prints a layout file that diff accepts as it is
   diff TARGET LAYOUT [--json]     what LAYOUT (a JSON file) would change on TARGET, and what
@@ -343,6 +346,37 @@ int diffCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return r.skipped.empty() ? 0 : 1;
 }
 
+int captureCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (o.positional.size() != 1)
+        return usageError(err, "capture needs TARGET and one FILE");
+    auto r = openTarget(o, err);
+    if (!r)
+        return 2;
+    std::string error;
+    const auto bundle = (*r)->collect(&error);
+    if (!bundle) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    }
+    const auto& file = o.positional.front();
+    std::ofstream f(file, std::ios::binary | std::ios::trunc);
+    f << writeCapture(*bundle);
+    f.close();
+    if (!f) {
+        err << "coresteer-cli: " << file << ": cannot write\n";
+        return 2;
+    }
+    if (o.json)
+        out << jsonText({{"file", file},
+                         {"entries", bundle->entries().size()},
+                         {"bytes", bundle->totalBytes()}})
+            << "\n";
+    else
+        out << "Saved " << bundle->entries().size() << " entries (" << bundle->totalBytes()
+            << " bytes) from " << (*r)->where() << " to " << file << "\n";
+    return 0;
+}
+
 int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     if (args.empty() || (args[0] != "save" && args[0] != "load"))
         return usageError(err, "preset needs save or load");
@@ -620,9 +654,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (cmd == "preset")
         return presetCommand({args.begin() + 1, args.end()}, out, err);
     int (*verb)(const Options&, std::ostream&, std::ostream&) = nullptr;
-    const std::size_t positionals = cmd == "diff" || cmd == "apply" || cmd == "persist" ? 1 : 0;
+    const std::size_t positionals =
+        cmd == "diff" || cmd == "apply" || cmd == "persist" || cmd == "capture" ? 1 : 0;
     if (cmd == "snapshot")
         verb = &snapshotCommand;
+    else if (cmd == "capture")
+        verb = &captureCommand;
     else if (cmd == "plan")
         verb = &planCommand;
     else if (cmd == "diff")

@@ -54,19 +54,16 @@ std::optional<FileBundle> Router::collect(std::string* error) {
 
 std::optional<ApplyReport> Router::apply(const Resolution& r, const ApplyOptions& ao,
                                          std::string* error) {
+    const auto writes = changedWrites(r);
+    return apply(makeApplyScript(writes, m_root, ao), writes, error);
+}
+
+std::optional<ApplyReport> Router::apply(const ApplyScript& script,
+                                         const std::vector<Write>& writes, std::string* error) {
     if (m_session)
-        return applyRemote(*m_session, m_root, r, ao, error);
-    std::vector<Write> writes;
-    for (const auto& w : r.writes)
-        if (w.changes())
-            writes.push_back(w);
-    const auto s = makeApplyScript(writes, m_root, ao);
-    const auto res = runLocal(s.script);
-    if (res.exitStatus != 0 && res.exitStatus != 6) {
-        *error = "the apply script stopped before writing anything: " + res.err;
-        return std::nullopt;
-    }
-    return parseApplyOutput(res.out, s.token, writes, error);
+        return runApplyScript(*m_session, script, writes, error);
+    const auto res = runLocal(script.script);
+    return applyResult(res.exitStatus, res.out, res.err, script, writes, error);
 }
 
 bool Router::settle(PendingAction a, std::string* error) {

@@ -41,6 +41,9 @@ public:
     std::optional<FileBundle> collect(std::string* error);
     std::optional<ApplyReport> apply(const Resolution& resolution, const ApplyOptions& options,
                                      std::string* error);
+    // A prepared script over `writes` (made for this router's root by makeApplyScript).
+    std::optional<ApplyReport> apply(const ApplyScript& script, const std::vector<Write>& writes,
+                                     std::string* error);
     bool settle(PendingAction action, std::string* error);
     std::optional<PersistReport> persist(const PersistScript& script, std::string* error);
 

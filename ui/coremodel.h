@@ -1,7 +1,7 @@
 // CoreModel: one row per CPU with its class, frequency and interrupt share.
 #pragma once
 
-#include "ui/snapshotloader.h"
+#include "ui/connection.h"
 
 #include <QAbstractTableModel>
 

@@ -1,15 +1,20 @@
 #include "ui/mainwindow.h"
 
+#include "core/capture.h"
 #include "core/conflicts.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
+#include "ui/applydialog.h"
+#include "ui/connectdialog.h"
 #include "ui/coremodel.h"
 #include "ui/maskgridmodel.h"
 #include "ui/maskgridview.h"
+#include "ui/settings.h"
 #include "ui/snapshotmodel.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -17,11 +22,15 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -29,10 +38,11 @@
 namespace coresteer::ui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_loader(new SnapshotLoader(this)), m_model(new SnapshotModel(this)),
+    : QMainWindow(parent), m_prompts(new Prompts(this, this)), m_model(new SnapshotModel(this)),
       m_cores(new CoreModel(this)), m_grid(new MaskGridModel(this)), m_undo(new QUndoStack(this)),
       m_gridView(new MaskGridView(m_grid, m_undo)), m_tree(new QTreeView),
-      m_coreView(new QTableView), m_summary(new QLabel), m_warnings(new QPlainTextEdit) {
+      m_coreView(new QTableView), m_summary(new QLabel), m_warnings(new QPlainTextEdit),
+      m_cancel(new QPushButton(tr("Cancel"))) {
     setWindowTitle(tr("coresteer"));
     resize(1100, 720);
 
@@ -63,10 +73,17 @@ MainWindow::MainWindow(QWidget* parent)
     split->setSizes({200, 560, 80}); // the grid is the centre
     setCentralWidget(split);
 
-    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* file = menuBar()->addMenu(tr("&Router"));
+    auto* conn = file->addAction(tr("&Connect..."), this, &MainWindow::connectDialog);
+    conn->setShortcut(QKeySequence(tr("Ctrl+K")));
+    conn->setToolTip(tr("Connect to a router over SSH"));
+    file->addAction(tr("&Demo router"), this, &MainWindow::openDemo)
+        ->setToolTip(tr("A NanoPi R6S, built in: everything works on a private copy"));
+    file->addAction(tr("&This computer"), this, &MainWindow::openThisComputer)
+        ->setToolTip(tr("This machine's own /proc and /sys (changes need root)"));
     auto* open = file->addAction(tr("&Open root directory..."), this, &MainWindow::openRoot);
     open->setShortcut(QKeySequence::Open);
-    auto* reload = file->addAction(tr("&Reload"), this, [this] { loadRoot(m_root); });
+    auto* reload = file->addAction(tr("&Reload"), this, &MainWindow::refresh);
     reload->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
@@ -79,6 +96,11 @@ MainWindow::MainWindow(QWidget* parent)
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("&Preferences..."), this, [this] {
+        PreferencesDialog d(this);
+        d.exec();
+    });
     auto* layout = menuBar()->addMenu(tr("&Layout"));
     auto* rec = layout->addAction(tr("&Recommend"), this, &MainWindow::recommend);
     rec->setToolTip(tr("Show the planner's layout for this router as pending changes"));
@@ -89,6 +111,11 @@ MainWindow::MainWindow(QWidget* parent)
                 masks.emplace(r, *c);
         m_gridView->applyMasks(masks, tr("Discard pending changes"));
     });
+    layout->addSeparator();
+    m_applyAction = layout->addAction(tr("&Apply..."), this, &MainWindow::openApplyDialog);
+    m_applyAction->setShortcut(QKeySequence(tr("Ctrl+Return")));
+    m_applyAction->setToolTip(tr("Review the pending changes, apply them with an automatic "
+                                 "revert, and make them persistent"));
 
     auto* presets = menuBar()->addMenu(tr("&Presets"));
     for (const auto& f : QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
@@ -110,8 +137,206 @@ MainWindow::MainWindow(QWidget* parent)
         if (!f.isEmpty())
             loadPreset(f);
     });
+    presets->addAction(tr("&Save as..."), this, [this] {
+        auto f = QFileDialog::getSaveFileName(this, tr("Save the layout as a preset"), QString(),
+                                              tr("coresteer presets (*.json)"));
+        if (f.isEmpty())
+            return;
+        if (!f.endsWith(QStringLiteral(".json")))
+            f += QStringLiteral(".json");
+        savePreset(f);
+    });
+    m_recentPresets = presets->addMenu(tr("&Recent"));
+    rebuildRecentPresets();
 
-    connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::showSnapshot);
+    m_cancel->setToolTip(tr("Stop what the connection is doing"));
+    m_cancel->hide();
+    connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancel);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_undo, &QUndoStack::indexChanged, this, &MainWindow::updateActions);
+
+    QSettings st;
+    restoreGeometry(st.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(st.value(QStringLiteral("window/state")).toByteArray());
+    updateActions();
+}
+
+MainWindow::~MainWindow() {
+    m_conn.reset(); // joins its thread while the prompts object still exists
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings st;
+    st.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    st.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::updateActions() {
+    if (m_applyAction)
+        m_applyAction->setEnabled(m_conn && m_grid->snapshot() && m_grid->changedCount() > 0);
+}
+
+void MainWindow::rebuildRecentPresets() {
+    m_recentPresets->clear();
+    const auto files = settings::recentPresets();
+    for (const auto& f : files)
+        m_recentPresets->addAction(f, this, [this, f] { loadPreset(f); });
+    m_recentPresets->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openConnection(Connection::Spec spec) {
+    if (m_conn) {
+        m_conn->disconnect(this);
+        m_conn.reset();
+    }
+    m_conn = std::make_unique<Connection>(++m_nextId, std::move(spec), m_prompts);
+    auto* c = m_conn.get();
+    connect(c, &Connection::snapshotReady, this, &MainWindow::showSnapshot);
+    connect(c, &Connection::failed, this, &MainWindow::showFailure);
+    connect(c, &Connection::progress, this, [this](quint64 id, const QString& text) {
+        if (m_conn && id == m_conn->id())
+            statusBar()->showMessage(text);
+    });
+    connect(c, &Connection::idle, this, [this](quint64 id) {
+        if (m_conn && id == m_conn->id())
+            m_cancel->hide();
+    });
+    // A keep or revert that the apply dialog no longer waits for (it was closed) still
+    // changes what the router has.
+    connect(c, &Connection::settled, this, [this](quint64 id) {
+        if (m_conn && id == m_conn->id() && !m_applyDialog)
+            refresh();
+    });
+    m_lastError.clear();
+    refresh();
+}
+
+void MainWindow::refresh() {
+    if (!m_conn)
+        return;
+    m_cancel->show();
+    m_conn->refresh();
+}
+
+void MainWindow::cancel() {
+    if (!m_conn)
+        return;
+    const auto label = m_conn->spec().label;
+    m_conn->disconnect(this);
+    m_conn->cancel();
+    // Its worker ends within 200 ms; the connection goes with it, off the event loop's back.
+    m_conn.release()->deleteLater();
+    m_cancel->hide();
+    statusBar()->showMessage(tr("Stopped: %1").arg(label));
+    updateActions();
+}
+
+void MainWindow::openDemo() {
+    QFile in(QStringLiteral(":/demo/nanopi-r6s.capture"));
+    std::string error = "the demo is not built in";
+    std::optional<FileBundle> bundle;
+    if (in.open(QIODevice::ReadOnly))
+        bundle = readCapture(in.readAll().toStdString(), &error);
+    auto dir = std::make_unique<QTemporaryDir>();
+    if (bundle && dir->isValid() && materialize(*bundle, dir->path().toStdString(), &error)) {
+        m_demoDir = std::move(dir);
+        Connection::Spec spec;
+        spec.root = m_demoDir->path();
+        spec.label = tr("Demo router (NanoPi R6S)");
+        openConnection(std::move(spec));
+        return;
+    }
+    showFailure(0, QStringLiteral("demo"), QString::fromStdString(error), false);
+}
+
+void MainWindow::openThisComputer() {
+    loadRoot(QStringLiteral("/"), tr("This computer"));
+}
+
+void MainWindow::connectDialog() {
+    const QString sshDir = QDir::homePath() + QStringLiteral("/.ssh");
+    QStringList aliases;
+    for (const auto& h : ssh::sshConfigHosts(
+             QString(sshDir + QStringLiteral("/config")).toStdString(), sshDir.toStdString()))
+        aliases << QString::fromStdString(h);
+    ConnectDialog d(settings::recentHosts(), aliases, this);
+    if (d.exec() != QDialog::Accepted)
+        return;
+    const auto t = d.target();
+    if (!t)
+        return;
+    Connection::Spec spec;
+    spec.ssh = true;
+    spec.target = *t;
+    spec.root = d.root();
+    spec.label = d.display();
+    m_rememberHost = true;
+    openConnection(std::move(spec));
+}
+
+bool MainWindow::savePreset(const QString& path) {
+    const auto snap = m_grid->snapshot();
+    if (!snap)
+        return false;
+    Preset p;
+    p.board = snap->system.boardName;
+    p.name = (p.board.empty() ? std::string("router") : p.board) + " as arranged";
+    p.note = "Saved by coresteer from " + snap->origin + ".";
+    p.layout = m_grid->pendingLayout(true);
+    QFile f(path);
+    const auto text =
+        toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        f.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size())) {
+        statusBar()->showMessage(tr("%1: cannot write").arg(path));
+        return false;
+    }
+    settings::addRecentPreset(path);
+    rebuildRecentPresets();
+    statusBar()->showMessage(tr("Saved the layout to %1").arg(path));
+    return true;
+}
+
+ApplyDialog* MainWindow::openApplyDialog() {
+    const auto snap = m_grid->snapshot();
+    if (!m_conn || !snap || m_grid->changedCount() == 0 || m_applyDialog)
+        return m_applyDialog;
+    auto* d = new ApplyDialog(m_conn.get(), snap, m_grid->pendingLayout(),
+                              m_grid->pendingLayout(true), settings::revertSeconds(), this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    connect(d, &ApplyDialog::outcome, this,
+            [this](ApplyReportPtr rep) { m_grid->setOutcomes(*rep); });
+    connect(d, &ApplyDialog::routerChanged, this, &MainWindow::refresh);
+    m_applyDialog = d;
+    d->open();
+    return d;
+}
+
+void MainWindow::showFailure(quint64 id, const QString& what, const QString& message,
+                             bool hostKeyChanged) {
+    if (id != 0 && (!m_conn || id != m_conn->id()))
+        return; // from a connection the window has left
+    m_lastError = message;
+    statusBar()->showMessage(message);
+    Q_EMIT failed(message);
+    if (m_applyDialog && what != QStringLiteral("read") && what != QStringLiteral("connect"))
+        return; // the apply dialog shows its own failures
+    if (m_errorBox)
+        m_errorBox->close();
+    auto* box = new QMessageBox(hostKeyChanged ? QMessageBox::Critical : QMessageBox::Warning,
+                                hostKeyChanged ? tr("Host key changed") : tr("coresteer"), message,
+                                QMessageBox::Ok, this);
+    if (hostKeyChanged)
+        box->setInformativeText(
+            tr("coresteer did not send anything to this router. If you reinstalled or reflashed "
+               "it, remove its old key with <tt>ssh-keygen -R HOST</tt> and connect again. "
+               "Otherwise someone may be intercepting the connection."));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    m_errorBox = box;
+    box->open();
 }
 
 bool MainWindow::loadPreset(const QString& path) {
@@ -161,20 +386,31 @@ void MainWindow::recommend() {
         showPending(plan(*snap), tr("Recommend"));
 }
 
-void MainWindow::loadRoot(const QString& root) {
-    m_root = root;
-    statusBar()->showMessage(tr("Reading %1 ...").arg(root));
-    m_loader->load(root);
+void MainWindow::loadRoot(const QString& root, const QString& label) {
+    Connection::Spec spec;
+    spec.root = root;
+    spec.label = label.isEmpty() ? root : label;
+    openConnection(std::move(spec));
 }
 
 void MainWindow::openRoot() {
-    const auto dir =
-        QFileDialog::getExistingDirectory(this, tr("Root of a /proc and /sys tree"), m_root);
+    const auto dir = QFileDialog::getExistingDirectory(this, tr("Root of a /proc and /sys tree"),
+                                                       m_conn ? m_conn->spec().root : QString());
     if (!dir.isEmpty())
         loadRoot(dir);
 }
 
-void MainWindow::showSnapshot(quint64, SnapshotPtr snap) {
+QString MainWindow::summaryText() const {
+    return m_summary->text();
+}
+
+void MainWindow::showSnapshot(quint64 id, SnapshotPtr snap) {
+    if (!m_conn || id != m_conn->id())
+        return; // a late answer from a connection the window has left
+    if (m_rememberHost && m_conn->spec().ssh) {
+        settings::addRecentHost(m_conn->spec().label);
+        m_rememberHost = false;
+    }
     m_model->setSnapshot(snap);
     m_cores->setSnapshot(snap);
     m_grid->setSnapshot(snap);
@@ -213,11 +449,12 @@ void MainWindow::showSnapshot(quint64, SnapshotPtr snap) {
     for (const auto& d : snap->diagnostics.entries())
         lines << QString::fromStdString(d.toString());
     m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
-    setWindowTitle(tr("coresteer - %1").arg(QString::fromStdString(snap->origin)));
+    setWindowTitle(tr("coresteer - %1").arg(m_conn->spec().label));
     statusBar()->showMessage(tr("%1 interfaces, %2 IRQs, %3 warnings")
                                  .arg(snap->interfaces.size())
                                  .arg(snap->irqs.size())
                                  .arg(snap->diagnostics.entries().size()));
+    updateActions();
     Q_EMIT snapshotShown();
 }
 

@@ -1,13 +1,22 @@
-// The main window: the snapshot of one machine, its cores and its interfaces.
+// The main window: one router at a time (the demo, this computer, a tree, or an SSH router),
+// its summary and cores, the mask grid, and the apply, preset and connection actions.
 #pragma once
 
 #include "core/layout/layout.h"
-#include "ui/snapshotloader.h"
+#include "ui/applydialog.h"
+#include "ui/connection.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+
+#include <memory>
 
 class QLabel;
+class QMenu;
 class QPlainTextEdit;
+class QPushButton;
+class QTemporaryDir;
 class QTreeView;
 class QTableView;
 class QUndoStack;
@@ -23,30 +32,69 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-    // Reads /proc and /sys below `root` in the background ("/" for this machine).
-    void loadRoot(const QString& root);
-    SnapshotModel* snapshotModel() const { return m_model; }
-    CoreModel* coreModel() const { return m_cores; }
-    MaskGridModel* gridModel() const { return m_grid; }
-    MaskGridView* gridView() const { return m_gridView; }
-    QUndoStack* undoStack() const { return m_undo; }
+    // The built-in demo router: the NanoPi R6S capture, laid out in a private temporary
+    // directory. Apply and persist work on that copy; nothing touches the network.
+    void openDemo();
+    // This machine's own /proc and /sys (read-only unless run as root).
+    void openThisComputer();
+    // A /proc and /sys tree on this machine (a fixture root, a copy of a router).
+    void loadRoot(const QString& root, const QString& label = {});
+    // Any connection: SSH or local. Drops the current one; its late answers are ignored.
+    void openConnection(Connection::Spec spec);
+    // Asks for a router with the Connect dialog and connects to it.
+    void connectDialog();
+    // Reads the current router again.
+    void refresh();
+    // Stops the current connection's work (within 200 ms) and drops it.
+    void cancel();
+
     // Shows the planner's layout for this router as pending, as one undoable step.
     void recommend();
     // Shows a preset file's layout as pending (one undoable step); a preset made on another
     // board, and the targets it has that this router lacks, are named in the status bar.
     // False with a message there when the file is not a preset.
     bool loadPreset(const QString& file);
+    // Saves the grid as it would be after apply (every row's pending mask) as a preset.
+    bool savePreset(const QString& file);
+    // Opens the apply dialog for the pending changes (nullptr when there is nothing to apply).
+    ApplyDialog* openApplyDialog();
+
+    Connection* connection() const { return m_conn.get(); }
+    // Who answers the connection's questions (host keys, passwords); tests put their own.
+    void setPrompts(Prompts* prompts) { m_prompts = prompts; }
+    SnapshotModel* snapshotModel() const { return m_model; }
+    CoreModel* coreModel() const { return m_cores; }
+    MaskGridModel* gridModel() const { return m_grid; }
+    MaskGridView* gridView() const { return m_gridView; }
+    QUndoStack* undoStack() const { return m_undo; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    ApplyDialog* applyDialog() const { return m_applyDialog; }
+    QMessageBox* errorBox() const { return m_errorBox; }
+    QString lastError() const { return m_lastError; }
+    QString summaryText() const;
 
 Q_SIGNALS:
     void snapshotShown();
+    void failed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
-    void showSnapshot(quint64 job, SnapshotPtr snap);
+    void showSnapshot(quint64 id, SnapshotPtr snap);
+    void showFailure(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
     void openRoot();
     void showPending(const Layout& layout, const QString& what);
+    void rebuildRecentPresets();
+    void updateActions();
 
-    SnapshotLoader* m_loader;
+    Prompts* m_prompts;
+    std::unique_ptr<Connection> m_conn;
+    quint64 m_nextId = 0;
+    std::unique_ptr<QTemporaryDir> m_demoDir;
+    bool m_rememberHost = false;
     SnapshotModel* m_model;
     CoreModel* m_cores;
     MaskGridModel* m_grid;
@@ -56,7 +104,12 @@ private:
     QTableView* m_coreView;
     QLabel* m_summary;
     QPlainTextEdit* m_warnings;
-    QString m_root;
+    QPushButton* m_cancel;
+    QMenu* m_recentPresets = nullptr;
+    QAction* m_applyAction = nullptr;
+    QPointer<ApplyDialog> m_applyDialog;
+    QPointer<QMessageBox> m_errorBox;
+    QString m_lastError;
 };
 
 } // namespace coresteer::ui

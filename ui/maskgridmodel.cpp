@@ -6,6 +6,7 @@
 #include <QFont>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace coresteer::ui {
@@ -37,6 +38,20 @@ QString explain(MaskGridModel::RowKind k) {
 
 MaskGridModel::MaskGridModel(QObject* parent) : QAbstractTableModel(parent) {}
 
+MaskGridModel::Row MaskGridModel::makeRow(RowKind kind, QString label, QString iface,
+                                          std::uint32_t irq, int queue,
+                                          std::optional<CpuMask> mask) {
+    Row r;
+    r.kind = kind;
+    r.label = std::move(label);
+    r.iface = std::move(iface);
+    r.irq = irq;
+    r.queue = queue;
+    r.current = mask;
+    r.pending = std::move(mask);
+    return r;
+}
+
 std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) const {
     std::vector<Row> rows;
     std::set<std::uint32_t> shown; // a shared IRQ is listed under its first interface only
@@ -44,7 +59,7 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
         if ((nif.isVirtual() && nif.irqs.empty()) || !validInterfaceName(nif.name))
             continue;
         const auto name = qs(nif.name);
-        Row head{RowKind::Interface, name, name, 0, 0, std::nullopt, std::nullopt, {}};
+        Row head = makeRow(RowKind::Interface, name, name, 0, 0, std::nullopt);
         if (!nif.driver.empty())
             head.label += QStringLiteral("  ") + qs(nif.driver);
         if (nif.speedMbps)
@@ -58,40 +73,42 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
             QString label = QStringLiteral("IRQ %1").arg(irq);
             if (row && !row->actions.empty())
                 label += QStringLiteral("  ") + qs(row->actions.front());
-            body.push_back(
-                {RowKind::Irq, label, name, irq, 0, info->smpAffinity, info->smpAffinity, {}});
+            body.push_back(makeRow(RowKind::Irq, label, name, irq, 0, info->smpAffinity));
         }
         for (const auto& q : nif.rx)
             if (q.rpsCpus)
-                body.push_back({RowKind::RxQueue,
-                                QStringLiteral("rx-%1  RPS").arg(q.index),
-                                name,
-                                0,
-                                q.index,
-                                q.rpsCpus,
-                                q.rpsCpus,
-                                {}});
+                body.push_back(makeRow(RowKind::RxQueue, QStringLiteral("rx-%1  RPS").arg(q.index),
+                                       name, 0, q.index, q.rpsCpus));
         for (const auto& q : nif.tx)
             if (q.xpsCpus)
-                body.push_back({RowKind::TxQueue,
-                                QStringLiteral("tx-%1  XPS").arg(q.index),
-                                name,
-                                0,
-                                q.index,
-                                q.xpsCpus,
-                                q.xpsCpus,
-                                {}});
+                body.push_back(makeRow(RowKind::TxQueue, QStringLiteral("tx-%1  XPS").arg(q.index),
+                                       name, 0, q.index, q.xpsCpus));
         if (const auto m = nif.napiMask())
-            body.push_back({RowKind::Napi,
-                            QStringLiteral("NAPI threads (%1)").arg(nif.napi.size()),
-                            name,
-                            0,
-                            0,
-                            m,
-                            m,
-                            {}});
+            body.push_back(makeRow(RowKind::Napi,
+                                   QStringLiteral("NAPI threads (%1)").arg(nif.napi.size()), name,
+                                   0, 0, m));
         if (body.empty())
             continue;
+        for (auto& b : body) {
+            const auto dir = "sys/class/net/" + nif.name + "/queues/";
+            switch (b.kind) {
+            case RowKind::Irq:
+                b.paths = {"proc/irq/" + std::to_string(b.irq) + "/smp_affinity"};
+                break;
+            case RowKind::RxQueue:
+                b.paths = {dir + "rx-" + std::to_string(b.queue) + "/rps_cpus"};
+                break;
+            case RowKind::TxQueue:
+                b.paths = {dir + "tx-" + std::to_string(b.queue) + "/xps_cpus"};
+                break;
+            case RowKind::Napi:
+                for (const auto& t : nif.napi)
+                    b.paths.push_back("napi:" + std::to_string(t.pid));
+                break;
+            case RowKind::Interface:
+                break;
+            }
+        }
         rows.push_back(std::move(head));
         rows.insert(rows.end(), body.begin(), body.end());
     }
@@ -120,6 +137,57 @@ void MaskGridModel::setSnapshot(SnapshotPtr snap) {
     m_rows = std::move(rows);
     m_cpus = cpus;
     endResetModel();
+}
+
+namespace {
+
+// How much an outcome needs the person's attention: the row shows its worst target.
+int severity(TargetResult::Status s) {
+    switch (s) {
+    case TargetResult::Status::Applied:
+        return 0;
+    case TargetResult::Status::AppliedPending:
+        return 1;
+    case TargetResult::Status::AppliedDifferently:
+        return 2;
+    case TargetResult::Status::NotRun:
+        return 3;
+    case TargetResult::Status::Refused:
+        return 4;
+    case TargetResult::Status::Failed:
+        return 5;
+    }
+    return 5;
+}
+
+} // namespace
+
+void MaskGridModel::setOutcomes(const ApplyReport& report) {
+    std::map<std::string, const TargetResult*> byPath;
+    for (const auto& t : report.results)
+        byPath[t.write.path] = &t;
+    for (auto& r : m_rows) {
+        r.outcome.reset();
+        r.outcomeText.clear();
+        for (const auto& p : r.paths) {
+            const auto it = byPath.find(p);
+            if (it == byPath.end())
+                continue;
+            const auto& t = *it->second;
+            if (r.outcome && severity(*r.outcome) >= severity(t.status))
+                continue;
+            r.outcome = t.status;
+            r.outcomeText = qs(toString(t.status));
+            if (t.status == TargetResult::Status::AppliedDifferently)
+                r.outcomeText += QStringLiteral(": reads back %1").arg(qs(t.readBack));
+            else if (t.status == TargetResult::Status::AppliedPending && !t.effective.empty())
+                r.outcomeText += QStringLiteral(" (effective now %1)").arg(qs(t.effective));
+            else if (!t.error.empty())
+                r.outcomeText += QStringLiteral(": ") + qs(t.error);
+        }
+    }
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, FirstCpu - 1));
 }
 
 void MaskGridModel::setCpuLoad(std::vector<double> load) {
@@ -175,6 +243,12 @@ QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
         return r.iface;
     case ChangedRole:
         return changed;
+    case OutcomeRole:
+        return r.outcome ? QVariant(static_cast<int>(*r.outcome)) : QVariant();
+    case Qt::ForegroundRole:
+        if (col == Change && r.outcome && severity(*r.outcome) >= 2)
+            return QColor(severity(*r.outcome) >= 4 ? 0xc62828 : 0xb26a00);
+        return {};
     case Qt::FontRole:
         if (heading || (changed && col < FirstCpu)) {
             QFont f;
@@ -228,6 +302,8 @@ QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
         QString tip = explain(r.kind);
         if (!r.why.isEmpty())
             tip += QStringLiteral("\n") + r.why;
+        if (!r.outcomeText.isEmpty())
+            tip += QStringLiteral("\nLast apply: ") + r.outcomeText;
         return tip.isEmpty() ? QVariant() : QVariant(tip);
     }
     if (role == MaskRole)
@@ -240,10 +316,16 @@ QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
     case Change:
         if (!r.pending || !r.current)
             return {};
-        if (role == Qt::EditRole || !changed)
+        if (role == Qt::EditRole)
             return qs(r.pending->toHex(m_cpus));
-        return QString(qs(r.current->toHex(m_cpus)) + QStringLiteral(" → ") +
-                       qs(r.pending->toHex(m_cpus)));
+        {
+            QString text = changed ? QString(qs(r.current->toHex(m_cpus)) + QStringLiteral(" → ") +
+                                             qs(r.pending->toHex(m_cpus)))
+                                   : qs(r.pending->toHex(m_cpus));
+            if (!r.outcomeText.isEmpty())
+                text += QStringLiteral("  ") + r.outcomeText;
+            return text;
+        }
     case CpuList:
         if (!r.pending)
             return {};
@@ -372,16 +454,17 @@ void MaskGridModel::rowChanged(int row) {
     emit dataChanged(index(row, 0), index(row, columnCount() - 1));
 }
 
-Layout MaskGridModel::pendingLayout() const {
+Layout MaskGridModel::pendingLayout(bool everyRow) const {
     Layout l;
     if (!m_snap)
         return l;
     const IrqNames names(*m_snap);
     for (const auto& r : m_rows) {
-        if (!r.pending || !r.current || *r.pending == *r.current)
+        if (!r.pending || !r.current || (!everyRow && *r.pending == *r.current))
             continue;
         const auto iface = r.iface.toStdString();
-        const auto why = r.why.toStdString();
+        const auto why = r.why.isEmpty() && *r.pending == *r.current ? std::string("as it is")
+                                                                     : r.why.toStdString();
         switch (r.kind) {
         case RowKind::Irq:
             if (const auto sel = names.selectorOf(r.irq))

@@ -10,8 +10,9 @@
 // dataChanged); another row set resets the model.
 #pragma once
 
+#include "core/layout/apply.h"
 #include "core/layout/layout.h"
-#include "ui/snapshotloader.h"
+#include "ui/connection.h"
 
 #include <QAbstractTableModel>
 
@@ -34,6 +35,7 @@ public:
         MaskRole,                    // Change column: the pending mask, as hex
         CpuLoadRole,                 // CPU cells and header: the CPU's busy share 0..1, or null
         InterfaceRole,               // the interface of the row
+        OutcomeRole, // TargetResult::Status as int, of the last apply on this row, or null
     };
 
     explicit MaskGridModel(QObject* parent = nullptr);
@@ -70,15 +72,19 @@ public:
     RowKind kind(int row) const;
     int changedCount() const;
 
-    // The changed rows as a layout (IRQs by action name and rank, queues by interface).
-    Layout pendingLayout() const;
+    // The changed rows as a layout (IRQs by action name and rank, queues by interface); with
+    // `everyRow`, every row as it will be after apply (what persist and presets keep).
+    Layout pendingLayout(bool everyRow = false) const;
+    // The outcome of an apply, per row (the worst of its targets): shown beside the mask
+    // until the rows change; an empty report clears them.
+    void setOutcomes(const ApplyReport& report);
     // Shows `layout` as pending: each of its targets found on this router becomes that row's
     // pending mask and reason. Returns the targets it could not place.
     QStringList setPendingLayout(const Layout& layout);
 
 private:
     struct Row {
-        RowKind kind;
+        RowKind kind = RowKind::Interface;
         QString label;
         QString iface;
         std::uint32_t irq = 0; // IRQ rows
@@ -86,10 +92,15 @@ private:
         std::optional<CpuMask> current;
         std::optional<CpuMask> pending;
         QString why;
+        std::vector<std::string> paths; // what apply writes for this row (Write::path)
+        std::optional<TargetResult::Status> outcome;
+        QString outcomeText;
         bool operator==(const Row& o) const {
             return kind == o.kind && label == o.label && iface == o.iface;
         }
     };
+    static Row makeRow(RowKind kind, QString label, QString iface, std::uint32_t irq, int queue,
+                       std::optional<CpuMask> mask);
     std::vector<Row> buildRows(const Snapshot& s) const;
     void rowChanged(int row);
 

@@ -6,7 +6,7 @@
 //     tx-0 xps_cpus       00
 #pragma once
 
-#include "ui/snapshotloader.h"
+#include "ui/connection.h"
 
 #include <QAbstractItemModel>
 

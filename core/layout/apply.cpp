@@ -246,28 +246,42 @@ std::optional<ApplyReport> parseApplyOutput(const std::string& output, const std
     return rep;
 }
 
-std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string& root,
-                                       const Resolution& resolution, const ApplyOptions& options,
-                                       std::string* error) {
+std::vector<Write> changedWrites(const Resolution& resolution) {
     std::vector<Write> writes;
     for (const auto& w : resolution.writes)
         if (w.changes())
             writes.push_back(w);
-    const auto s = makeApplyScript(writes, root, options);
+    return writes;
+}
+
+std::optional<ApplyReport> applyResult(int exitStatus, const std::string& out,
+                                       const std::string& err, const ApplyScript& s,
+                                       const std::vector<Write>& writes, std::string* error) {
+    if (exitStatus != 0 && exitStatus != 6) {
+        if (error)
+            *error = "the apply script stopped before writing anything (exit status " +
+                     std::to_string(exitStatus) + "): " + text::printable(text::trim(err), 300);
+        return std::nullopt;
+    }
+    return parseApplyOutput(out, s.token, writes, error);
+}
+
+std::optional<ApplyReport> runApplyScript(ssh::Session& session, const ApplyScript& s,
+                                          const std::vector<Write>& writes, std::string* error) {
     const auto r = session.run("sh -s", s.script);
     if (!r) {
         if (error)
             *error = session.error().message;
         return std::nullopt;
     }
-    if (r->exitStatus != 0 && r->exitStatus != 6) {
-        if (error)
-            *error = "the apply script stopped before writing anything (exit status " +
-                     std::to_string(r->exitStatus) +
-                     "): " + text::printable(text::trim(r->err), 300);
-        return std::nullopt;
-    }
-    return parseApplyOutput(r->out, s.token, writes, error);
+    return applyResult(r->exitStatus, r->out, r->err, s, writes, error);
+}
+
+std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string& root,
+                                       const Resolution& resolution, const ApplyOptions& options,
+                                       std::string* error) {
+    const auto writes = changedWrites(resolution);
+    return runApplyScript(session, makeApplyScript(writes, root, options), writes, error);
 }
 
 std::string makeSettleScript(const std::string& root, PendingAction action) {

@@ -67,6 +67,16 @@ std::optional<ApplyReport> parseApplyOutput(const std::string& output, const std
 // Classifies a write error as the kernel's refusal (true) or another failure.
 bool isKernelRefusal(const std::string& message);
 
+// The writes of `resolution` that change anything: what an apply script carries.
+std::vector<Write> changedWrites(const Resolution& resolution);
+// Runs a prepared apply script, so that what a person reviewed is exactly what runs.
+std::optional<ApplyReport> runApplyScript(ssh::Session& session, const ApplyScript& script,
+                                          const std::vector<Write>& writes, std::string* error);
+// Judges a finished apply run (for other executors).
+std::optional<ApplyReport> applyResult(int exitStatus, const std::string& out,
+                                       const std::string& err, const ApplyScript& script,
+                                       const std::vector<Write>& writes, std::string* error);
+
 std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string& root,
                                        const Resolution& resolution, const ApplyOptions& options,
                                        std::string* error);

@@ -2,6 +2,11 @@
 
 #include "core/text.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <glob.h>
+
 namespace coresteer::ssh {
 
 std::string Target::display() const {
@@ -90,6 +95,80 @@ std::optional<Target> parseTarget(std::string_view text, std::string* error) {
         t.port = static_cast<int>(*p);
     }
     return t;
+}
+
+namespace {
+
+// ssh_config words: whitespace separated, "quoted" where they hold spaces; "key=value" too.
+std::vector<std::string> configWords(const std::string& line) {
+    std::vector<std::string> words;
+    std::string cur;
+    bool quoted = false, any = false;
+    for (char c : line) {
+        if (c == '"') {
+            quoted = !quoted;
+            any = true;
+        } else if (!quoted && (c == ' ' || c == '\t' || (c == '=' && words.empty()))) {
+            if (any)
+                words.push_back(cur);
+            cur.clear();
+            any = false;
+        } else {
+            cur += c;
+            any = true;
+        }
+    }
+    if (any)
+        words.push_back(cur);
+    return words;
+}
+
+void readHosts(const std::string& file, const std::string& sshDir, int depth,
+               std::vector<std::string>& out) {
+    if (depth > 8)
+        return;
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto w = configWords(line);
+        if (w.empty() || w[0].front() == '#')
+            continue;
+        std::string key = w[0];
+        std::transform(key.begin(), key.end(), key.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (key == "host") {
+            for (std::size_t i = 1; i < w.size(); ++i) {
+                const auto& h = w[i];
+                if (h.find_first_of("*?!") != std::string::npos || !parseTarget(h))
+                    continue;
+                if (std::find(out.begin(), out.end(), h) == out.end())
+                    out.push_back(h);
+            }
+        } else if (key == "include") {
+            for (std::size_t i = 1; i < w.size(); ++i) {
+                std::string pat = w[i];
+                if (text::startsWith(pat, "~/")) {
+                    const char* home = std::getenv("HOME");
+                    pat = std::string(home ? home : "") + pat.substr(1);
+                } else if (pat.front() != '/') {
+                    pat = sshDir + "/" + pat;
+                }
+                glob_t g{};
+                if (::glob(pat.c_str(), 0, nullptr, &g) == 0)
+                    for (std::size_t k = 0; k < g.gl_pathc; ++k)
+                        readHosts(g.gl_pathv[k], sshDir, depth + 1, out);
+                ::globfree(&g);
+            }
+        }
+    }
+}
+
+} // namespace
+
+std::vector<std::string> sshConfigHosts(const std::string& configFile, const std::string& sshDir) {
+    std::vector<std::string> out;
+    readHosts(configFile, sshDir, 0, out);
+    return out;
 }
 
 } // namespace coresteer::ssh

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace coresteer::ssh {
 
@@ -30,5 +31,10 @@ struct Target {
 // Parses "ssh://[user@]host[:port]", "[user@]host[:port]" or an alias. IPv6 addresses go in
 // brackets: "ssh://root@[::1]:2222".
 std::optional<Target> parseTarget(std::string_view text, std::string* error = nullptr);
+
+// The Host aliases that an ssh_config file names, in file order and without duplicates:
+// patterns (*, ?, negations) are left out, and Include lines are followed (relative paths from
+// `sshDir`, globs expanded; at most 8 levels). A file that cannot be read gives none.
+std::vector<std::string> sshConfigHosts(const std::string& configFile, const std::string& sshDir);
 
 } // namespace coresteer::ssh

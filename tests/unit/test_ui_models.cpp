@@ -165,16 +165,32 @@ TEST(MainWindow, ScreenshotsAreNotBlank) {
     }
 }
 
-TEST(SnapshotLoader, DropsAnswersToSupersededRequests) {
-    SnapshotLoader loader;
-    QSignalSpy spy(&loader, &SnapshotLoader::loaded);
-    loader.load(QString::fromStdString((boards() / "bpi-r4").string()));
-    const auto second = loader.load(QString::fromStdString((boards() / "nanopi-r4s").string()));
-    ASSERT_TRUE(spy.wait(10000));
-    QTest::qWait(300); // give the first answer time to arrive too, if it were to be delivered
-    ASSERT_EQ(spy.count(), 1);
-    EXPECT_EQ(spy.at(0).at(0).toULongLong(), second);
-    EXPECT_EQ(spy.at(0).at(1).value<SnapshotPtr>()->topology.online.count(), 6);
+TEST(MainWindow, DropsLateAnswersFromAConnectionItLeft) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "x86-server-96").string()));
+    w.loadRoot(QString::fromStdString((boards() / "nanopi-r4s").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    QTest::qWait(500); // time for the first answer to arrive too, were it to be delivered
+    ASSERT_EQ(shown.count(), 1);
+    ASSERT_TRUE(w.gridModel()->snapshot());
+    EXPECT_EQ(w.gridModel()->snapshot()->topology.online.count(), 6);
+}
+
+TEST(MainWindow, OpensTheBuiltInDemoRouterOnAPrivateCopy) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000)) << w.lastError().toStdString();
+    const auto snap = w.gridModel()->snapshot();
+    ASSERT_TRUE(snap);
+    EXPECT_EQ(snap->system.boardName, "friendlyelec,nanopi-r6s");
+    EXPECT_EQ(snap->topology.online.count(), 8);
+    EXPECT_GT(w.gridModel()->rowCount(), 5);
+    const auto root = w.connection()->spec().root.toStdString();
+    EXPECT_NE(root, "/");
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(root) / "proc/interrupts"));
+    EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big")), -1);
 }
 
 int main(int argc, char** argv) {

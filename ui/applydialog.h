@@ -1,0 +1,104 @@
+// The apply dialog: review, apply at runtime with an automatic revert, keep or revert, then
+// make persistent.
+//
+// Review shows the diff, the exact script that will run on the router, and the persistent files
+// persist would write, all read-only. Apply runs that script; the router arms its own revert,
+// and the dialog counts down to it with Keep and Revert. Keep confirms; only then does Make
+// persistent write the boot-time files. Every answer comes from the router's connection; the
+// per-target outcome also goes to the grid (outcome()).
+#pragma once
+
+#include "core/layout/apply.h"
+#include "core/layout/layout.h"
+#include "core/layout/persist.h"
+#include "ui/connection.h"
+
+#include <QDialog>
+#include <QElapsedTimer>
+
+#include <optional>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTimer;
+class QTreeWidget;
+
+namespace coresteer::ui {
+
+class ApplyDialog : public QDialog {
+    Q_OBJECT
+public:
+    enum class Stage {
+        Review,
+        Applying,
+        Countdown,
+        Settling,
+        Kept,
+        Reverted,
+        Persisting,
+        Persisted,
+        Failed
+    };
+
+    // `changes`: the rows that change (what runs now); `full`: every row as it will be (what
+    // persist writes, so that the boot-time file covers the whole arrangement).
+    ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Layout& changes,
+                const Layout& full, int revertSeconds, QWidget* parent = nullptr);
+
+    Stage stage() const { return m_stage; }
+    int secondsLeft() const;
+    QString statusText() const;
+    const ApplyScript& script() const { return m_script; }
+    const std::optional<PersistPlan>& persistPlan() const { return m_plan; }
+
+    QPushButton* applyButton() const { return m_apply; }
+    QPushButton* keepButton() const { return m_keep; }
+    QPushButton* revertButton() const { return m_revert; }
+    QPushButton* persistButton() const { return m_persist; }
+    QTreeWidget* changesView() const { return m_changes; }
+    QPlainTextEdit* scriptView() const { return m_scriptView; }
+    QPlainTextEdit* filesView() const { return m_filesView; }
+
+Q_SIGNALS:
+    void outcome(coresteer::ui::ApplyReportPtr report);
+    // The router's values changed (applied, reverted, restored by its timer): read it again.
+    void routerChanged();
+
+protected:
+    void reject() override;
+
+private:
+    void setStage(Stage s, const QString& text);
+    void onApplied(quint64 id, ApplyReportPtr report);
+    void onSettled(quint64 id, PendingAction action);
+    void onPersisted(quint64 id, PersistReportPtr report);
+    void onFailed(quint64 id, const QString& what, const QString& message);
+    void tick();
+
+    Connection* m_conn;
+    SnapshotPtr m_snap;
+    Resolution m_resolution;
+    std::vector<Write> m_writes;
+    ApplyScript m_script;
+    std::optional<PersistPlan> m_plan;
+    QString m_planError;
+    int m_revertSeconds;
+    Stage m_stage = Stage::Review;
+    QElapsedTimer m_since;
+    QTimer* m_timer;
+    QLabel* m_summary;
+    QLabel* m_status;
+    QTabWidget* m_tabs;
+    QTreeWidget* m_changes;
+    QPlainTextEdit* m_scriptView;
+    QPlainTextEdit* m_filesView;
+    QPushButton* m_apply;
+    QPushButton* m_keep;
+    QPushButton* m_revert;
+    QPushButton* m_persist;
+    QPushButton* m_close;
+};
+
+} // namespace coresteer::ui

@@ -1,0 +1,264 @@
+#include "ui/connection.h"
+
+#include "core/router.h"
+
+#include <QAbstractButton>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QThread>
+
+#include <chrono>
+#include <functional>
+#include <future>
+
+namespace coresteer::ui {
+
+// ---- Prompts: dialogs on the UI thread ----
+
+Prompts::Prompts(QWidget* window, QObject* parent) : QObject(parent), m_window(window) {}
+
+bool Prompts::acceptHostKey(const QString& target, const QString& type,
+                            const QString& fingerprint) {
+    QMessageBox box(QMessageBox::Question, tr("Unknown host key"),
+                    tr("coresteer has not seen %1 before.").arg(target.toHtmlEscaped()),
+                    QMessageBox::NoButton, m_window);
+    box.setInformativeText(
+        tr("It offers this %1 key:<br><tt>%2</tt><br><br>Compare it with the key on the router "
+           "(<tt>dropbearkey -y -f /etc/dropbear/dropbear_ed25519_host_key</tt>, or "
+           "<tt>ssh-keygen -lf</tt> on its host key). If they match, trust it: it is added to "
+           "known_hosts and checked at every later connection.")
+            .arg(type.toHtmlEscaped(), fingerprint.toHtmlEscaped()));
+    auto* trust = box.addButton(tr("Trust and connect"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == static_cast<QAbstractButton*>(trust);
+}
+
+std::optional<QString> Prompts::password(const QString& target) {
+    bool ok = false;
+    const auto text =
+        QInputDialog::getText(m_window, tr("Password"), tr("Password for %1:").arg(target),
+                              QLineEdit::Password, QString(), &ok);
+    return ok ? std::optional<QString>(text) : std::nullopt;
+}
+
+std::optional<QString> Prompts::passphrase(const QString& prompt) {
+    bool ok = false;
+    const auto text = QInputDialog::getText(m_window, tr("Key passphrase"), prompt,
+                                            QLineEdit::Password, QString(), &ok);
+    return ok ? std::optional<QString>(text) : std::nullopt;
+}
+
+std::optional<QStringList> Prompts::keyboardInteractive(const QString& name,
+                                                        const QString& instruction,
+                                                        const QStringList& prompts,
+                                                        const QList<bool>& echo) {
+    QStringList answers;
+    for (int i = 0; i < prompts.size(); ++i) {
+        bool ok = false;
+        const auto text = QInputDialog::getText(
+            m_window, name.isEmpty() ? tr("Login") : name,
+            instruction.isEmpty() ? prompts[i] : instruction + QLatin1Char('\n') + prompts[i],
+            echo.value(i) ? QLineEdit::Normal : QLineEdit::Password, QString(), &ok);
+        if (!ok)
+            return std::nullopt;
+        answers << text;
+    }
+    return answers;
+}
+
+// ---- Asker: the session's prompter, which asks Prompts on the UI thread ----
+
+class Connection::Asker : public ssh::Prompter {
+public:
+    Asker(Prompts* prompts, std::shared_ptr<std::atomic<bool>> stop)
+        : m_prompts(prompts), m_stop(std::move(stop)) {}
+
+    bool acceptUnknownHostKey(const std::string& target, const ssh::HostKey& key) override {
+        return ask<bool>([=](Prompts* p) {
+                   return p->acceptHostKey(QString::fromStdString(target),
+                                           QString::fromStdString(key.type),
+                                           QString::fromStdString(key.fingerprint));
+               })
+            .value_or(false);
+    }
+    std::optional<std::string> password(const std::string& target) override {
+        return text(ask<std::optional<QString>>(
+            [=](Prompts* p) { return p->password(QString::fromStdString(target)); }));
+    }
+    std::optional<std::string> passphrase(const std::string& prompt) override {
+        return text(ask<std::optional<QString>>(
+            [=](Prompts* p) { return p->passphrase(QString::fromStdString(prompt)); }));
+    }
+    std::optional<std::vector<std::string>>
+    keyboardInteractive(const std::string& name, const std::string& instruction,
+                        const std::vector<Prompt>& prompts) override {
+        QStringList texts;
+        QList<bool> echo;
+        for (const auto& p : prompts) {
+            texts << QString::fromStdString(p.text);
+            echo << p.echo;
+        }
+        const auto a = ask<std::optional<QStringList>>([=](Prompts* p) {
+            return p->keyboardInteractive(QString::fromStdString(name),
+                                          QString::fromStdString(instruction), texts, echo);
+        });
+        if (!a || !*a)
+            return std::nullopt;
+        std::vector<std::string> out;
+        for (const auto& s : **a)
+            out.push_back(s.toStdString());
+        return out;
+    }
+
+private:
+    static std::optional<std::string> text(const std::optional<std::optional<QString>>& a) {
+        if (!a || !*a)
+            return std::nullopt;
+        return (*a)->toStdString();
+    }
+
+    // Runs `question` on the UI thread and waits for its answer in 100 ms slices, so a cancel
+    // ends the wait; a question whose Prompts object is gone counts as declined.
+    template <typename T> std::optional<T> ask(std::function<T(Prompts*)> question) {
+        if (!m_prompts)
+            return std::nullopt;
+        auto promise = std::make_shared<std::promise<T>>();
+        auto answer = promise->get_future();
+        Prompts* p = m_prompts;
+        QMetaObject::invokeMethod(
+            p, [p, promise, question] { promise->set_value(question(p)); }, Qt::QueuedConnection);
+        while (answer.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
+            if (m_stop->load())
+                return std::nullopt;
+        try {
+            return answer.get();
+        } catch (const std::future_error&) {
+            return std::nullopt;
+        }
+    }
+
+    Prompts* m_prompts;
+    std::shared_ptr<std::atomic<bool>> m_stop;
+};
+
+// ---- Connection ----
+
+Connection::Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent)
+    : QObject(parent), m_id(id), m_spec(std::move(spec)), m_thread(new QThread(this)),
+      m_stop(std::make_shared<std::atomic<bool>>(false)),
+      m_asker(std::make_unique<Asker>(prompts, m_stop)), m_worker(new QObject) {
+    qRegisterMetaType<SnapshotPtr>();
+    qRegisterMetaType<ApplyReportPtr>();
+    qRegisterMetaType<PersistReportPtr>();
+    qRegisterMetaType<PendingAction>();
+    if (m_spec.ssh)
+        m_router = Router::remote(m_spec.target, *m_asker, m_spec.root.toStdString());
+    else
+        m_router = Router::local(m_spec.root.toStdString());
+    m_thread->setObjectName(QStringLiteral("connection-%1").arg(id));
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+}
+
+Connection::~Connection() {
+    cancel();
+    m_thread->quit();
+    m_thread->wait();
+}
+
+void Connection::cancel() {
+    m_stop->store(true);
+    m_router->requestStop();
+}
+
+template <typename Fn> void Connection::post(const QString& what, Fn&& fn) {
+    ++m_busy;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, what, fn = std::forward<Fn>(fn)]() mutable {
+            std::string error;
+            if (m_stop->load()) {
+                Q_EMIT failed(m_id, what, tr("Stopped."), false);
+            } else {
+                if (m_spec.ssh && !m_router->session()->isConnected())
+                    Q_EMIT progress(
+                        m_id,
+                        tr("Connecting to %1 ...").arg(QString::fromStdString(m_router->where())));
+                if (!m_router->open(&error)) {
+                    const bool changed = m_spec.ssh && m_router->session()->error().kind ==
+                                                           ssh::ErrorKind::HostKeyChanged;
+                    Q_EMIT failed(m_id, QStringLiteral("connect"), QString::fromStdString(error),
+                                  changed);
+                } else {
+                    fn();
+                }
+            }
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    if (--m_busy == 0)
+                        Q_EMIT idle(m_id);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void Connection::refresh() {
+    post(QStringLiteral("read"), [this] {
+        Q_EMIT progress(m_id, tr("Reading %1 ...").arg(m_spec.label));
+        std::string error;
+        const auto bundle = m_router->collect(&error);
+        if (!bundle) {
+            Q_EMIT failed(m_id, QStringLiteral("read"), QString::fromStdString(error), false);
+            return;
+        }
+        Q_EMIT snapshotReady(m_id, std::make_shared<const Snapshot>(buildSnapshot(*bundle)));
+    });
+}
+
+void Connection::apply(ApplyScript script, std::vector<Write> writes) {
+    post(QStringLiteral("apply"), [this, script = std::move(script), writes = std::move(writes)] {
+        Q_EMIT progress(m_id, tr("Applying on %1 ...").arg(m_spec.label));
+        std::string error;
+        auto rep = m_router->apply(script, writes, &error);
+        if (!rep) {
+            Q_EMIT failed(m_id, QStringLiteral("apply"), QString::fromStdString(error), false);
+            return;
+        }
+        Q_EMIT applied(m_id, std::make_shared<const ApplyReport>(std::move(*rep)));
+    });
+}
+
+void Connection::settle(PendingAction action) {
+    const auto what =
+        action == PendingAction::Confirm ? QStringLiteral("confirm") : QStringLiteral("revert");
+    post(what, [this, action, what] {
+        std::string error;
+        if (m_router->settle(action, &error))
+            Q_EMIT settled(m_id, action);
+        else
+            Q_EMIT failed(m_id, what, QString::fromStdString(error), false);
+    });
+}
+
+void Connection::persist(PersistScript script) {
+    post(QStringLiteral("persist"), [this, script = std::move(script)] {
+        Q_EMIT progress(m_id, tr("Writing the persistent files on %1 ...").arg(m_spec.label));
+        std::string error;
+        auto rep = m_router->persist(script, &error);
+        if (!rep) {
+            Q_EMIT failed(m_id, QStringLiteral("persist"), QString::fromStdString(error), false);
+            return;
+        }
+        Q_EMIT persisted(m_id, std::make_shared<const PersistReport>(std::move(*rep)));
+    });
+}
+
+} // namespace coresteer::ui

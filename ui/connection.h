@@ -1,0 +1,112 @@
+// One router connection, with its own worker thread (the kio sftp shape: one slave per host).
+//
+// Every request runs on the worker; the window never waits for the network. Answers come back
+// as queued signals carrying the connection's id and immutable values, so a window that moved
+// on to another connection recognises and drops late answers from an old one. Destroying a
+// Connection stops its SSH waits, which end within 200 ms, and joins the thread.
+#pragma once
+
+#include "core/layout/apply.h"
+#include "core/layout/persist.h"
+#include "core/snapshot.h"
+#include "core/ssh/target.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QThread;
+
+namespace coresteer {
+class Router;
+}
+
+namespace coresteer::ui {
+
+using SnapshotPtr = std::shared_ptr<const Snapshot>;
+using ApplyReportPtr = std::shared_ptr<const ApplyReport>;
+using PersistReportPtr = std::shared_ptr<const PersistReport>;
+
+// The questions a connection asks the person. Lives on the UI thread; the default answers with
+// dialogs over `window`, tests answer from a script.
+class Prompts : public QObject {
+    Q_OBJECT
+public:
+    explicit Prompts(QWidget* window = nullptr, QObject* parent = nullptr);
+    // An unknown host key: shown with its SHA256 fingerprint.
+    virtual bool acceptHostKey(const QString& target, const QString& type,
+                               const QString& fingerprint);
+    virtual std::optional<QString> password(const QString& target);
+    virtual std::optional<QString> passphrase(const QString& prompt);
+    virtual std::optional<QStringList> keyboardInteractive(const QString& name,
+                                                           const QString& instruction,
+                                                           const QStringList& prompts,
+                                                           const QList<bool>& echo);
+
+private:
+    QWidget* m_window;
+};
+
+class Connection : public QObject {
+    Q_OBJECT
+public:
+    struct Spec {
+        bool ssh = false;
+        ssh::Target target;                 // for ssh
+        QString root = QStringLiteral("/"); // on the router, or the local tree
+        QString label;                      // how the window names it ("Demo router", "root@r6s")
+    };
+
+    Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent = nullptr);
+    ~Connection() override;
+
+    quint64 id() const { return m_id; }
+    const Spec& spec() const { return m_spec; }
+    bool busy() const { return m_busy > 0; }
+
+    // Each connects first when needed. Answers: snapshotReady, applied, settled, persisted,
+    // or failed.
+    void refresh();
+    // Runs exactly the script the person reviewed (see makeApplyScript), over `writes`.
+    void apply(ApplyScript script, std::vector<Write> writes);
+    void settle(PendingAction action);
+    void persist(PersistScript script);
+    // Stops the current SSH wait (it ends within 200 ms with a "stopped" failure).
+    void cancel();
+
+Q_SIGNALS:
+    void progress(quint64 id, const QString& text);
+    void snapshotReady(quint64 id, coresteer::ui::SnapshotPtr snapshot);
+    void applied(quint64 id, coresteer::ui::ApplyReportPtr report);
+    void settled(quint64 id, coresteer::PendingAction action);
+    void persisted(quint64 id, coresteer::ui::PersistReportPtr report);
+    // `what` names the request ("connect", "read", "apply", "confirm", "revert", "persist");
+    // `hostKeyChanged` marks the one failure that needs its own blocking error.
+    void failed(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
+    void idle(quint64 id);
+
+private:
+    class Worker;
+    class Asker;
+    template <typename Fn> void post(const QString& what, Fn&& fn);
+
+    quint64 m_id;
+    Spec m_spec;
+    QThread* m_thread;
+    std::shared_ptr<std::atomic<bool>> m_stop;
+    std::unique_ptr<Asker> m_asker;
+    std::unique_ptr<Router> m_router; // used only on the worker thread
+    QObject* m_worker;                // lives on m_thread
+    int m_busy = 0;
+};
+
+} // namespace coresteer::ui
+
+Q_DECLARE_METATYPE(coresteer::ui::SnapshotPtr)
+Q_DECLARE_METATYPE(coresteer::ui::ApplyReportPtr)
+Q_DECLARE_METATYPE(coresteer::ui::PersistReportPtr)
+Q_DECLARE_METATYPE(coresteer::PendingAction)

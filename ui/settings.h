@@ -1,0 +1,35 @@
+// What the app remembers between runs (QSettings): recent hosts, the revert timeout, the live
+// refresh rate, and the window's geometry. The preferences dialog edits the numbers.
+#pragma once
+
+#include <QDialog>
+#include <QStringList>
+
+class QSpinBox;
+
+namespace coresteer::ui {
+
+namespace settings {
+constexpr int kMaxRecentHosts = 10;
+QStringList recentHosts();
+void addRecentHost(const QString& host); // most recent first, no duplicates
+QStringList recentPresets();
+void addRecentPreset(const QString& file);
+int revertSeconds(); // 5..86400, default 60
+void setRevertSeconds(int seconds);
+int refreshHz(); // 1..20, default 10
+void setRefreshHz(int hz);
+} // namespace settings
+
+class PreferencesDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PreferencesDialog(QWidget* parent = nullptr);
+    void accept() override;
+
+private:
+    QSpinBox* m_revert;
+    QSpinBox* m_rate;
+};
+
+} // namespace coresteer::ui
