@@ -6,7 +6,9 @@
 #include <libssh/libssh.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <poll.h>
 #include <random>
 
@@ -89,6 +91,20 @@ struct Session::Impl {
     std::string lastPassphraseError;
 
     ssh_session s() const { return session.get(); }
+
+    // Host and port as libssh resolved them (after ssh_config).
+    std::string host() const {
+        char* h = nullptr;
+        std::string out;
+        if (ssh_options_get(s(), SSH_OPTIONS_HOST, &h) == SSH_OK && h)
+            out = h;
+        ssh_string_free_char(h);
+        return out;
+    }
+    int port() const {
+        unsigned int p = 22;
+        return ssh_options_get_port(s(), &p) == SSH_OK ? static_cast<int>(p) : 22;
+    }
 
     // Waits up to one slice for the socket to become readable or writable.
     void waitSocket() const {
@@ -242,10 +258,26 @@ bool Session::verifyHostKey() {
         return true;
     case SSH_KNOWN_HOSTS_CHANGED:
     case SSH_KNOWN_HOSTS_OTHER: {
-        ssh_knownhosts_entry* entry = nullptr;
+        // libssh 0.10 does not hand out the entry of a changed host (its second look, in the
+        // global file, clears it), so the user's file is read here, line by line.
         HostKey known{"?", "?"};
-        if (ssh_session_get_known_hosts_entry(s, &entry) != SSH_KNOWN_HOSTS_ERROR && entry) {
-            if (entry->publickey) {
+        std::string file = m_target.knownHostsFile;
+        if (file.empty()) {
+            const char* home = std::getenv("HOME");
+            file = (m_target.sshDir.empty() ? std::string(home ? home : "") + "/.ssh"
+                                            : m_target.sshDir) +
+                   "/known_hosts";
+        }
+        const int port = m_impl->port();
+        const std::string hostport = port == 22 || port == 0
+                                         ? m_impl->host()
+                                         : "[" + m_impl->host() + "]:" + std::to_string(port);
+        std::ifstream in(file);
+        std::string line;
+        while (known.type == "?" && std::getline(in, line)) {
+            ssh_knownhosts_entry* entry = nullptr;
+            if (ssh_known_hosts_parse_line(hostport.c_str(), line.c_str(), &entry) == SSH_OK &&
+                entry && entry->publickey) {
                 known.type = ssh_key_type_to_char(ssh_key_type(entry->publickey));
                 known.fingerprint = fingerprintOf(entry->publickey);
             }

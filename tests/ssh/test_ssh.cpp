@@ -168,6 +168,8 @@ TEST_P(Ssh, ChangedHostKeyIsRefusedWithBothFingerprints) {
     EXPECT_EQ(s.error().kind, ErrorKind::HostKeyChanged);
     EXPECT_EQ(p.hostKeyQuestions, 0); // never offered as a choice
     ASSERT_TRUE(s.knownHostKey().has_value());
+    EXPECT_EQ(s.knownHostKey()->fingerprint.rfind("SHA256:", 0), 0u) << s.error().message;
+    EXPECT_EQ(s.knownHostKey()->type, "ssh-ed25519");
     EXPECT_NE(s.knownHostKey()->fingerprint, s.hostKey().fingerprint);
     EXPECT_NE(s.error().message.find(s.knownHostKey()->fingerprint), std::string::npos);
     EXPECT_NE(s.error().message.find(s.hostKey().fingerprint), std::string::npos);

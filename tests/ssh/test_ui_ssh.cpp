@@ -1,0 +1,344 @@
+// The desktop app against a real OpenSSH sshd and a real dropbear on 127.0.0.1, clicked as a
+// user would: edit the grid, recommend, apply, keep or let it revert, make persistent; a changed
+// host key; a router that never answers, and the Cancel button.
+#include "../unit/board_expect.h"
+#include "core/snapshot_detail.h"
+#include "ui/applydialog.h"
+#include "ui/mainwindow.h"
+#include "ui/maskgridmodel.h"
+#include "ui/maskgridview.h"
+#include "ui/settings.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <filesystem>
+#include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace coresteer;
+using namespace coresteer::ui;
+namespace fs = std::filesystem;
+using coresteer::test::slurp;
+
+namespace {
+
+const fs::path kDir = fs::path(CORESTEER_TEST_TMP) / "ui_sshd";
+std::map<std::string, std::string> g_env;
+
+class Servers : public ::testing::Environment {
+public:
+    void SetUp() override {
+        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) +
+                                "/tests/ssh/servers.sh start '" + kDir.string() + "'";
+        ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+        Diagnostics d;
+        g_env = detail::parseShellAssignments(slurp(kDir / "env"), d, "env");
+        ASSERT_TRUE(d.empty());
+        ::unsetenv("SSH_AUTH_SOCK");
+    }
+    void TearDown() override {
+        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) + "/tests/ssh/servers.sh stop '" +
+                                kDir.string() + "'";
+        (void)std::system(cmd.c_str());
+    }
+};
+
+// Answers the connection's questions from a script, and counts them.
+class ScriptedPrompts : public Prompts {
+public:
+    int hostKeyQuestions = 0, passwordQuestions = 0;
+    bool acceptHostKey(const QString&, const QString&, const QString&) override {
+        ++hostKeyQuestions;
+        return true;
+    }
+    std::optional<QString> password(const QString&) override {
+        ++passwordQuestions;
+        return std::nullopt;
+    }
+};
+
+enum class Server { OpenSsh, Dropbear };
+
+std::string firstLine(const fs::path& p) {
+    auto s = slurp(p);
+    return s.substr(0, s.find('\n'));
+}
+
+class UiSsh : public ::testing::TestWithParam<Server> {
+protected:
+    void SetUp() override {
+        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        for (auto& c : name)
+            if (c == '/')
+                c = '_';
+        m_tmp = kDir / "cases" / name;
+        fs::remove_all(m_tmp);
+        fs::create_directories(m_tmp / "sshdir");
+        m_root = m_tmp / "root";
+        fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt", m_root,
+                 fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+        (void)std::system(("chmod -R a+rwX '" + m_tmp.string() + "'").c_str());
+        m_window.setPrompts(&m_prompts);
+    }
+    int port() const {
+        return std::stoi(
+            g_env.at(GetParam() == Server::OpenSsh ? "CS_SSHD_PORT" : "CS_DROPBEAR_PORT"));
+    }
+    Connection::Spec spec(int p = 0) const {
+        Connection::Spec s;
+        s.ssh = true;
+        s.target.host = "127.0.0.1";
+        s.target.port = p ? p : port();
+        s.target.user = g_env.at("CS_SSH_USER");
+        s.target.identityFile = g_env.at("CS_CLIENT_KEY");
+        s.target.knownHostsFile = (m_tmp / "known_hosts").string();
+        s.target.sshDir = (m_tmp / "sshdir").string();
+        s.target.configFile = "none";
+        s.target.connectTimeoutMs = 10000;
+        s.root = QString::fromStdString(m_root.string());
+        s.label = QString::fromStdString(s.target.display());
+        return s;
+    }
+    // Connects and waits for the first snapshot.
+    void connectAndShow() {
+        QSignalSpy shown(&m_window, &MainWindow::snapshotShown);
+        m_window.openConnection(spec());
+        ASSERT_TRUE(shown.wait(20000)) << m_window.lastError().toStdString();
+    }
+    // The grid cell of `row` and CPU `cpu`, clicked with the mouse.
+    void clickCell(int row, int cpu) {
+        auto* view = m_window.gridView();
+        const auto idx = m_window.gridModel()->index(row, MaskGridModel::FirstCpu + cpu);
+        view->scrollTo(idx);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(idx).center());
+    }
+    int firstRow(MaskGridModel::RowKind k) const {
+        for (int r = 0; r < m_window.gridModel()->rowCount(); ++r)
+            if (m_window.gridModel()->kind(r) == k)
+                return r;
+        return -1;
+    }
+    // Waits until the apply dialog reaches `stage` (or fails the test).
+    void waitForStage(ApplyDialog* d, ApplyDialog::Stage stage, int ms) {
+        QElapsedTimer t;
+        t.start();
+        while (d->stage() != stage && t.elapsed() < ms)
+            QTest::qWait(50);
+        ASSERT_EQ(static_cast<int>(d->stage()), static_cast<int>(stage))
+            << d->statusText().toStdString();
+    }
+    std::string irqMask(std::uint32_t irq) const {
+        return firstLine(m_root / "proc/irq" / std::to_string(irq) / "smp_affinity");
+    }
+
+    fs::path m_tmp, m_root;
+    ScriptedPrompts m_prompts;
+    MainWindow m_window;
+};
+
+} // namespace
+
+TEST_P(UiSsh, EditRecommendApplyKeepAndMakePersistent) {
+    connectAndShow();
+    EXPECT_EQ(m_prompts.hostKeyQuestions, 1); // a new host: asked once, then remembered
+    auto* grid = m_window.gridModel();
+    QAbstractItemModelTester tester(grid, QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    // Click a cell, undo, redo, undo: the user's own edits, on the undo stack.
+    const int irqRow = firstRow(MaskGridModel::RowKind::Irq);
+    ASSERT_GE(irqRow, 0);
+    const auto before = *grid->pending(irqRow);
+    clickCell(irqRow, 6);
+    EXPECT_NE(*grid->pending(irqRow), before);
+    m_window.undoStack()->undo();
+    EXPECT_EQ(*grid->pending(irqRow), before);
+    m_window.undoStack()->redo();
+    EXPECT_NE(*grid->pending(irqRow), before);
+    m_window.undoStack()->undo();
+
+    // Recommend, then apply exactly what the dialog shows.
+    m_window.recommend();
+    ASSERT_GT(grid->changedCount(), 0);
+    const auto layout = grid->pendingLayout();
+    auto* d = m_window.openApplyDialog();
+    ASSERT_TRUE(d);
+    EXPECT_TRUE(d->applyButton()->isEnabled());
+    EXPECT_FALSE(d->keepButton()->isEnabled());
+    EXPECT_FALSE(d->persistButton()->isEnabled()); // only after Keep
+    EXPECT_NE(d->scriptView()->toPlainText().indexOf(QString::fromStdString(m_root.string())), -1);
+    EXPECT_NE(d->filesView()->toPlainText().indexOf(QStringLiteral("95-coresteer")), -1);
+    QTest::mouseClick(d->applyButton(), Qt::LeftButton);
+    waitForStage(d, ApplyDialog::Stage::Countdown, 20000);
+    EXPECT_GT(d->secondsLeft(), 0);
+    EXPECT_TRUE(fs::exists(m_root / "tmp/coresteer/pending")); // the router's revert is armed
+    // The grid shows each row's outcome.
+    int applied = 0;
+    for (int r = 0; r < grid->rowCount(); ++r)
+        applied += grid->data(grid->index(r, 0), MaskGridModel::OutcomeRole).isValid();
+    EXPECT_GT(applied, 0);
+    // The fixture on disk has the recommended masks.
+    const auto snap = grid->snapshot();
+    for (const auto& t : layout.irqs) {
+        const auto irq = findIrq(*snap, t.irq);
+        ASSERT_TRUE(irq);
+        const auto onDisk = CpuMask::fromHex(irqMask(*irq));
+        ASSERT_TRUE(onDisk);
+        EXPECT_EQ(onDisk->toList(), t.cpus.toList()) << "IRQ " << *irq;
+    }
+
+    QTest::mouseClick(d->keepButton(), Qt::LeftButton);
+    waitForStage(d, ApplyDialog::Stage::Kept, 20000);
+    EXPECT_FALSE(fs::exists(m_root / "tmp/coresteer/pending"));
+    ASSERT_TRUE(d->persistButton()->isEnabled());
+    QTest::mouseClick(d->persistButton(), Qt::LeftButton);
+    waitForStage(d, ApplyDialog::Stage::Persisted, 20000);
+    const auto hook = m_root / "etc/hotplug.d/net/95-coresteer";
+    ASSERT_TRUE(fs::exists(hook));
+    EXPECT_NE(slurp(hook).find("Generated by coresteer"), std::string::npos);
+    EXPECT_TRUE(fs::exists(m_root / "etc/coresteer/layout.json"));
+    d->close();
+
+    // The window reads the router again: the grid's current values are the applied ones.
+    QTest::qWait(500);
+    QSignalSpy shown(&m_window, &MainWindow::snapshotShown);
+    m_window.refresh();
+    ASSERT_TRUE(shown.wait(20000));
+    EXPECT_EQ(grid->changedCount(), 0);
+}
+
+TEST_P(UiSsh, ApplyWithoutKeepIsRevertedByTheRouter) {
+    settings::setRevertSeconds(5);
+    connectAndShow();
+    auto* grid = m_window.gridModel();
+    m_window.recommend();
+    ASSERT_GT(grid->changedCount(), 0);
+    // Remember every IRQ mask on disk before the apply.
+    std::map<std::uint32_t, std::string> old;
+    for (const auto& i : grid->snapshot()->irqs)
+        if (fs::exists(m_root / "proc/irq" / std::to_string(i.irq) / "smp_affinity"))
+            old[i.irq] = irqMask(i.irq);
+    auto* d = m_window.openApplyDialog();
+    ASSERT_TRUE(d);
+    QTest::mouseClick(d->applyButton(), Qt::LeftButton);
+    waitForStage(d, ApplyDialog::Stage::Countdown, 20000);
+    bool changed = false;
+    for (const auto& [n, mask] : old)
+        changed = changed || irqMask(n) != mask;
+    EXPECT_TRUE(changed);
+    // Nobody presses Keep: the countdown ends, and the router has put everything back.
+    waitForStage(d, ApplyDialog::Stage::Reverted, 10000);
+    QTest::qWait(2500); // the router's own timer fires at about the same moment
+    for (const auto& [n, mask] : old)
+        EXPECT_EQ(irqMask(n), mask) << "IRQ " << n;
+    EXPECT_FALSE(fs::exists(m_root / "tmp/coresteer/pending"));
+    settings::setRevertSeconds(60);
+}
+
+TEST_P(UiSsh, ChangedHostKeyIsABlockingErrorAndNothingIsSent) {
+    // known_hosts holds another key for this host and port.
+    const auto key = slurp(g_env.at("CS_OTHER_HOST_KEY") + ".pub");
+    std::ofstream(m_tmp / "known_hosts")
+        << "[127.0.0.1]:" << port() << " " << key.substr(0, key.rfind(' ')) << "\n";
+    const auto knownBefore = slurp(m_tmp / "known_hosts");
+    QSignalSpy failed(&m_window, &MainWindow::failed);
+    QSignalSpy shown(&m_window, &MainWindow::snapshotShown);
+    m_window.openConnection(spec());
+    ASSERT_TRUE(failed.wait(20000));
+    EXPECT_EQ(shown.count(), 0);
+    EXPECT_EQ(m_prompts.hostKeyQuestions, 0); // never offered as a choice
+    EXPECT_EQ(m_prompts.passwordQuestions, 0);
+    auto* box = m_window.errorBox();
+    ASSERT_TRUE(box);
+    EXPECT_EQ(box->icon(), QMessageBox::Critical);
+    EXPECT_TRUE(box->isModal() || box->windowModality() != Qt::NonModal);
+    const auto text = box->text();
+    EXPECT_NE(text.indexOf(QStringLiteral("CHANGED")), -1) << text.toStdString();
+    EXPECT_GE(text.count(QStringLiteral("SHA256:")), 2) << text.toStdString();
+    EXPECT_NE(box->informativeText().indexOf(QStringLiteral("ssh-keygen -R")), -1);
+    EXPECT_EQ(slurp(m_tmp / "known_hosts"), knownBefore);
+    EXPECT_FALSE(m_window.gridModel()->snapshot());
+    EXPECT_FALSE(fs::exists(m_root / "tmp/coresteer"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, UiSsh, ::testing::Values(Server::OpenSsh, Server::Dropbear),
+                         [](const ::testing::TestParamInfo<Server>& p) {
+                             return std::string(p.param == Server::OpenSsh ? "OpenSsh"
+                                                                           : "Dropbear");
+                         });
+
+// A port that accepts TCP connections and never says a word: the SSH handshake waits there.
+TEST(UiSshSilentRouter, WindowStaysLiveAndCancelStopsTheConnection) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(::listen(fd, 4), 0);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+
+    ScriptedPrompts prompts;
+    MainWindow w;
+    w.setPrompts(&prompts);
+    Connection::Spec s;
+    s.ssh = true;
+    s.target.host = "127.0.0.1";
+    s.target.port = ntohs(a.sin_port);
+    s.target.user = "nobody";
+    s.target.configFile = "none";
+    s.target.knownHostsFile = (kDir / "silent_known_hosts").string();
+    s.target.connectTimeoutMs = 10000;
+    s.label = QStringLiteral("silent");
+    w.openConnection(s);
+    ASSERT_TRUE(w.connection());
+    QPointer<Connection> conn = w.connection();
+
+    // The event loop keeps running while the worker waits for the banner.
+    int ticks = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
+    ticker.start(50);
+    QTest::qWait(1000);
+    EXPECT_GE(ticks, 15);
+    EXPECT_TRUE(w.cancelButton()->isVisible() || !w.isVisible());
+    EXPECT_TRUE(conn);
+
+    QElapsedTimer t;
+    t.start();
+    w.cancel();
+    EXPECT_FALSE(w.connection());
+    while (conn && t.elapsed() < 5000)
+        QTest::qWait(5);
+    const auto ms = t.elapsed();
+    EXPECT_FALSE(conn) << "the connection did not stop";
+    std::printf("cancel of a connection waiting for the SSH banner took %lld ms\n",
+                static_cast<long long>(ms));
+    EXPECT_LT(ms, 2000); // behaviour, with room: long before the 10 s connect timeout
+    ::close(fd);
+}
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("coresteer-tests"));
+    QApplication::setApplicationName(QStringLiteral("ui_ssh_tests"));
+    ::testing::InitGoogleTest(&argc, argv);
+    ::testing::AddGlobalTestEnvironment(new Servers);
+    return RUN_ALL_TESTS();
+}
