@@ -37,8 +37,13 @@ int main(int argc, char** argv) {
     QCommandLineOption quitAfter(QStringLiteral("quit-after"),
                                  QStringLiteral("Quit after MS milliseconds (for tests)."),
                                  QStringLiteral("MS"));
+    QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("With --quit-after: save the window as a PNG just before quitting."),
+        QStringLiteral("FILE"));
     parser.addOption(local);
     parser.addOption(quitAfter);
+    parser.addOption(screenshot);
     parser.addPositionalArgument(QStringLiteral("root"),
                                  QStringLiteral("A /proc and /sys tree on this machine to open."),
                                  QStringLiteral("[root]"));
@@ -71,7 +76,12 @@ int main(int argc, char** argv) {
             fprintf(stderr, "coresteer: --quit-after takes milliseconds\n");
             return 2;
         }
-        QTimer::singleShot(ms, &w, &QWidget::close);
+        const QString shot = parser.value(screenshot);
+        QTimer::singleShot(ms, &w, [&w, shot] {
+            if (!shot.isEmpty() && !w.grab().save(shot))
+                fprintf(stderr, "coresteer: cannot write %s\n", qPrintable(shot));
+            w.close();
+        });
     }
     return QApplication::exec();
 }

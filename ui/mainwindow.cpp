@@ -28,9 +28,11 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -116,6 +118,24 @@ MainWindow::MainWindow(QWidget* parent)
     m_applyAction->setShortcut(QKeySequence(tr("Ctrl+Return")));
     m_applyAction->setToolTip(tr("Review the pending changes, apply them with an automatic "
                                  "revert, and make them persistent"));
+
+    // The everyday actions, one click away.
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    conn->setIcon(style()->standardIcon(QStyle::SP_DriveNetIcon));
+    reload->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    undo->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    m_applyAction->setIcon(style()->standardIcon(QStyle::SP_DialogApplyButton));
+    bar->addAction(conn);
+    bar->addAction(reload);
+    bar->addSeparator();
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addSeparator();
+    bar->addAction(rec);
+    bar->addAction(m_applyAction);
 
     auto* presets = menuBar()->addMenu(tr("&Presets"));
     for (const auto& f : QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
