@@ -79,14 +79,14 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
     m_plan = planPersist(full, *m_snap, {}, &error);
     m_planError = qs(error);
 
-    m_changes->setHeaderLabels({tr("Target"), tr("Now"), tr("After"), tr("Outcome")});
+    m_changes->setHeaderLabels({tr("Target"), tr("Now"), tr("After"), tr("Outcome"), tr("Why")});
     m_changes->setRootIsDecorated(false);
     m_changes->setAlternatingRowColors(true);
     for (const auto& w : m_writes) {
-        auto* it = new QTreeWidgetItem(
-            m_changes, {qs(w.target), qs(w.current), qs(w.value), tr("not applied yet")});
+        auto* it = new QTreeWidgetItem(m_changes, {qs(w.target), qs(w.current), qs(w.value),
+                                                   tr("not applied yet"), qs(w.why)});
         it->setToolTip(0, qs(w.path));
-        it->setToolTip(2, qs(w.why));
+        it->setToolTip(4, qs(w.why));
     }
     for (const auto& k : m_resolution.skipped) {
         auto* it = new QTreeWidgetItem(m_changes, {qs(k.target), QString(), QString(),

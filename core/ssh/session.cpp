@@ -5,6 +5,7 @@
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -439,6 +440,103 @@ bool Session::connect() {
     }
     ssh_set_blocking(m_impl->s(), 1);
     return true;
+}
+
+struct Stream::Impl {
+    ChannelPtr channel;
+};
+
+Stream::Stream(Session& session, std::unique_ptr<Impl> impl)
+    : m_session(session), m_impl(std::move(impl)) {}
+
+Stream::~Stream() {
+    if (m_impl->channel && m_session.isConnected()) {
+        ssh_channel_send_eof(m_impl->channel.get()); // the command sees the end of its stdin
+        ssh_channel_close(m_impl->channel.get());
+    }
+}
+
+bool Stream::write(std::string_view data) {
+    ssh_channel ch = m_impl->channel.get();
+    std::size_t sent = 0;
+    while (sent < data.size()) {
+        if (m_session.m_stop)
+            return m_session.fail(ErrorKind::Stopped);
+        const int n =
+            ssh_channel_write(ch, data.data() + sent, static_cast<uint32_t>(data.size() - sent));
+        if (n == SSH_ERROR)
+            return m_session.fail(ErrorKind::Disconnected, ssh_get_error(m_session.m_impl->s()));
+        sent += static_cast<std::size_t>(n);
+        m_session.m_payloadOut += static_cast<std::uint64_t>(n);
+    }
+    return true;
+}
+
+std::optional<std::string> Stream::read(int waitMs) {
+    ssh_channel ch = m_impl->channel.get();
+    std::string out;
+    std::vector<char> buf(65536);
+    const auto deadline = Clock::now() + std::chrono::milliseconds(waitMs);
+    while (true) {
+        if (m_session.m_stop) {
+            m_session.fail(ErrorKind::Stopped);
+            return std::nullopt;
+        }
+        // stderr is drained so that it cannot fill the window; its tail is kept for messages.
+        const int e = ssh_channel_read_nonblocking(ch, buf.data(), 4096, 1);
+        if (e > 0) {
+            m_err.append(buf.data(), static_cast<std::size_t>(e));
+            if (m_err.size() > 4096)
+                m_err.erase(0, m_err.size() - 4096);
+        }
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        const int slice = static_cast<int>(std::clamp<long long>(left.count(), 0, kSliceMs / 2));
+        const int n = ssh_channel_read_timeout(ch, buf.data(), static_cast<uint32_t>(buf.size()), 0,
+                                               std::max(slice, 1));
+        if (n == SSH_ERROR) {
+            m_session.fail(ErrorKind::Disconnected, ssh_get_error(m_session.m_impl->s()));
+            return std::nullopt;
+        }
+        if (n > 0) {
+            m_session.m_payloadIn += static_cast<std::uint64_t>(n);
+            out.append(buf.data(), static_cast<std::size_t>(n));
+            // Take whatever else is already there, then return.
+            int more;
+            while ((more = ssh_channel_read_nonblocking(
+                        ch, buf.data(), static_cast<uint32_t>(buf.size()), 0)) > 0) {
+                m_session.m_payloadIn += static_cast<std::uint64_t>(more);
+                out.append(buf.data(), static_cast<std::size_t>(more));
+            }
+            return out;
+        }
+        if (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch)) {
+            m_session.fail(ErrorKind::Disconnected,
+                           "the command ended" + (m_err.empty()
+                                                      ? std::string()
+                                                      : ": " + text::printable(m_err, 300)));
+            return std::nullopt;
+        }
+        if (Clock::now() >= deadline)
+            return out;
+    }
+}
+
+std::unique_ptr<Stream> Session::openStream(const std::string& command) {
+    if (!isConnected()) {
+        fail(ErrorKind::Disconnected, "not connected");
+        return nullptr;
+    }
+    ssh_session s = m_impl->s();
+    ChannelPtr ch(ssh_channel_new(s));
+    if (!ch || ssh_channel_open_session(ch.get()) != SSH_OK ||
+        ssh_channel_request_exec(ch.get(), command.c_str()) != SSH_OK) {
+        fail(ErrorKind::Disconnected, ssh_get_error(s));
+        return nullptr;
+    }
+    auto impl = std::make_unique<Stream::Impl>();
+    impl->channel = std::move(ch);
+    return std::unique_ptr<Stream>(new Stream(*this, std::move(impl)));
 }
 
 std::optional<int> Session::execute(const std::string& command, std::string_view input,

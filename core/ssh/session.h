@@ -48,6 +48,31 @@ struct RunResult {
     std::string out, err;
 };
 
+class Session;
+
+// A command that keeps running on the router, written to and read from piece by piece: the live
+// sampler's one long-lived channel. Used from the session's thread only; ends with the session.
+class Stream {
+public:
+    ~Stream();
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    // False with the session's error() on a broken channel or a stop.
+    bool write(std::string_view data);
+    // What stdout brought within `waitMs` ("" when nothing came); nullopt when the command ended
+    // or the channel broke (see the session's error(), and stderrText()).
+    std::optional<std::string> read(int waitMs);
+    const std::string& stderrText() const { return m_err; }
+
+private:
+    friend class Session;
+    struct Impl;
+    Stream(Session& session, std::unique_ptr<Impl> impl);
+    Session& m_session;
+    std::unique_ptr<Impl> m_impl;
+    std::string m_err;
+};
+
 class Session {
 public:
     static constexpr std::size_t kDefaultOutputCap = 64u << 20;
@@ -81,6 +106,9 @@ public:
     std::optional<int> runStreaming(const std::string& command, const Sink& sink,
                                     std::string_view input = {});
 
+    // Starts `command` with a channel that stays open (see Stream). nullptr with error().
+    std::unique_ptr<Stream> openStream(const std::string& command);
+
     // Writes `content` to `path` on the router: path.tmp, chmod, then mv, so a reader never
     // sees half a file. False with error() on failure; the temporary file is removed.
     bool upload(const std::string& path, std::string_view content, unsigned mode = 0644);
@@ -94,6 +122,7 @@ public:
     std::uint64_t payloadOut() const { return m_payloadOut; }
 
 private:
+    friend class Stream;
     struct Impl;
     bool fail(ErrorKind kind, const std::string& detail = {});
     bool configure();

@@ -6,6 +6,7 @@
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
+#include "core/live/source.h"
 #include "core/snapshot_detail.h"
 #include "core/snapshot_json.h"
 #include "core/ssh/session.h"
@@ -348,6 +349,47 @@ TEST_P(Ssh, ServerKilledMidTransferGivesAnErrorAndNoSnapshot) {
     EXPECT_FALSE(bundle.has_value());
     EXPECT_FALSE(error.empty());
     EXPECT_LT(Clock::now() - start, std::chrono::seconds(8));
+}
+
+// The live sampler's one long-lived channel: ticks paced by the client, the same counters as
+// the files read directly, and a tick with nothing new costs a few bytes.
+TEST_P(Ssh, LiveSamplerOverOneChannel) {
+    const auto root = m_tmp / "root";
+    fs::create_directories(root);
+    fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt" / "proc", root / "proc",
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    std::ofstream(root / "proc/uptime") << "500.00 100.00\n";
+    (void)std::system(("chmod -R a+rwX '" + m_tmp.string() + "'").c_str());
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    auto remote = sshSampleSource(s, root.string());
+    auto local = localSampleSource(root.string());
+    std::string error;
+    const auto a = remote->next(&error);
+    ASSERT_TRUE(a) << error;
+    const auto first = remote->bytesIn();
+    const auto direct = local->next(&error);
+    ASSERT_TRUE(direct) << error;
+    ASSERT_EQ(a->stat.cpus.size(), direct->stat.cpus.size());
+    for (std::size_t i = 0; i < a->stat.cpus.size(); ++i)
+        EXPECT_EQ(a->stat.cpus[i], direct->stat.cpus[i]);
+    EXPECT_EQ(a->netdev.size(), direct->netdev.size());
+    std::ofstream(root / "proc/uptime") << "500.10 100.00\n";
+    const auto b = remote->next(&error);
+    ASSERT_TRUE(b) << error;
+    EXPECT_DOUBLE_EQ(b->uptime, 500.10);
+    EXPECT_EQ(remote->bytesIn() - first, std::string("T 500.10\nE\n").size());
+    std::printf("sampler over %s: first tick %llu bytes, an idle tick %llu bytes\n",
+                GetParam() == Server::OpenSsh ? "sshd" : "dropbear",
+                static_cast<unsigned long long>(first),
+                static_cast<unsigned long long>(remote->bytesIn() - first));
+    // A root without the files is an error naming /proc/stat, not a crash; the next tick tries
+    // again with a new channel.
+    auto broken = sshSampleSource(s, (m_tmp / "nothing").string(), 3000);
+    EXPECT_FALSE(broken->next(&error));
+    EXPECT_NE(error.find("uptime"), std::string::npos) << error;
+    EXPECT_TRUE(remote->next(&error)) << error;
 }
 
 TEST_P(Ssh, StopEndsAWaitWithin200ms) {

@@ -2,6 +2,7 @@
 // loading a fixture on its worker thread.
 #include "board_expect.h"
 #include "core/collect_local.h"
+#include "ui/applydialog.h"
 #include "ui/coremodel.h"
 #include "ui/mainwindow.h"
 #include "ui/maskgridmodel.h"
@@ -12,6 +13,9 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTreeWidget>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -191,6 +195,46 @@ TEST(MainWindow, OpensTheBuiltInDemoRouterOnAPrivateCopy) {
     EXPECT_NE(root, "/");
     EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(root) / "proc/interrupts"));
     EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big")), -1);
+}
+
+namespace {
+
+void expectNotBlank(const QImage& img, const QString& file) {
+    std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
+    ASSERT_TRUE(img.save(file)) << file.toStdString();
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 3)
+        for (int x = 0; x < img.width(); x += 3)
+            colours.insert(img.pixel(x, y));
+    EXPECT_GT(colours.size(), 30) << file.toStdString();
+    EXPECT_GT(QFileInfo(file).size(), 20000) << file.toStdString();
+}
+
+} // namespace
+
+// The apply dialog over the demo router after Recommend: the diff, the script and the files
+// tabs are filled, and its rendering is not blank.
+TEST(ApplyDialog, ShowsTheDiffTheScriptAndThePersistentFiles) {
+    MainWindow w;
+    w.resize(1400, 900);
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    w.recommend();
+    w.show();
+    auto* d = w.openApplyDialog();
+    ASSERT_TRUE(d);
+    EXPECT_GT(d->changesView()->topLevelItemCount(), 0);
+    EXPECT_TRUE(d->scriptView()->toPlainText().startsWith(QStringLiteral("#!")) ||
+                d->scriptView()->toPlainText().contains(QStringLiteral("revert")));
+    EXPECT_TRUE(d->filesView()->toPlainText().contains(QStringLiteral("hotplug.d/net/95-coresteer")));
+    EXPECT_TRUE(d->applyButton()->isEnabled());
+    EXPECT_FALSE(d->persistButton()->isEnabled());
+    d->resize(1000, 640);
+    QTest::qWait(50);
+    expectNotBlank(w.grab().toImage(), QStringLiteral(CORESTEER_SCREENSHOT_DIR "/main-demo.png"));
+    expectNotBlank(d->grab().toImage(),
+                   QStringLiteral(CORESTEER_SCREENSHOT_DIR "/apply-dialog.png"));
 }
 
 int main(int argc, char** argv) {

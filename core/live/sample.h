@@ -1,0 +1,76 @@
+// One live sample of a router's counters, and the rates between two samples.
+//
+// A sample holds /proc/uptime, /proc/stat, /proc/softirqs, /proc/interrupts and /proc/net/dev,
+// parsed by the same parsers as a snapshot. Rates use the router's uptime as the clock, so a
+// late or bunched tick on the client side does not distort them. Counters that went backwards
+// (a reset, a 32-bit wrap, an interface re-created) give no rate for that tick rather than a
+// huge one; CPUs that went offline or came online are left out until both samples have them.
+#pragma once
+
+#include "core/diagnostics.h"
+#include "core/interrupts.h"
+#include "core/procstat.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coresteer {
+
+struct Sample {
+    double uptime = 0; // seconds, from /proc/uptime
+    ProcStat stat;
+    SoftirqTable softirqs;
+    InterruptTable interrupts;
+    std::vector<NetDevCounters> netdev;
+};
+
+struct SampleTexts {
+    std::string uptime, stat, softirqs, interrupts, netdev;
+};
+
+// Parses the five files; nullopt with an error naming the file and line when /proc/uptime or
+// /proc/stat is unusable (the others may be empty: their rates are then absent).
+std::optional<Sample> parseSample(const SampleTexts& t, Diagnostics& diag);
+
+struct CoreLoad {
+    int cpu = -1;
+    // Shares of the interval, 0..1: user includes nice, system, irq and softirq as the kernel
+    // counts them; idle includes iowait.
+    double user = 0, system = 0, irq = 0, softirq = 0, iowait = 0, steal = 0, idle = 1;
+    double busy() const { return 1.0 - idle; }
+    // What packet processing costs: irq + softirq + system.
+    double kernel() const { return irq + softirq + system; }
+};
+
+struct IrqRate {
+    std::uint32_t irq = 0;
+    std::vector<double> perCpu; // per second, indexed by CPU id (0 for absent CPUs)
+    double total = 0;
+};
+
+struct IfaceRate {
+    std::string name;
+    double rxBitsPerSec = 0, txBitsPerSec = 0, rxPacketsPerSec = 0, txPacketsPerSec = 0;
+};
+
+struct Rates {
+    double start = 0, end = 0;        // uptime of the two samples
+    std::vector<CoreLoad> cores;      // by CPU id, for CPUs in both samples
+    std::vector<IrqRate> irqs;        // numbered IRQs in both samples
+    std::vector<double> netRx, netTx; // NET_RX and NET_TX softirqs per second, by CPU id
+    std::vector<IfaceRate> interfaces;
+    int resets = 0; // counters that went backwards, left out
+
+    double seconds() const { return end - start; }
+    const CoreLoad* core(int cpu) const;
+    const IrqRate* irq(std::uint32_t n) const;
+};
+
+// nullopt when the clock did not move forward (the same sample twice, or a reboot between
+// them: the caller starts again from `cur`).
+std::optional<Rates> computeRates(const Sample& prev, const Sample& cur);
+
+} // namespace coresteer

@@ -1,0 +1,115 @@
+#include "core/live/source.h"
+
+#include "core/ssh/session.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace coresteer {
+
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::string s;
+    if (FILE* f = std::fopen(path.c_str(), "rb")) {
+        char buf[65536];
+        std::size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && s.size() < (64u << 20))
+            s.append(buf, n);
+        std::fclose(f);
+    }
+    return s;
+}
+
+std::string errorText(const Diagnostics& d) {
+    std::string out;
+    for (const auto& e : d.entries())
+        out += (out.empty() ? "" : "; ") + e.toString();
+    return out;
+}
+
+class LocalSource : public SampleSource {
+public:
+    explicit LocalSource(const std::string& root) {
+        if (root != "/")
+            m_root = root;
+    }
+    std::optional<Sample> next(std::string* error) override {
+        SampleTexts t{readFile(m_root + "/proc/uptime"), readFile(m_root + "/proc/stat"),
+                      readFile(m_root + "/proc/softirqs"), readFile(m_root + "/proc/interrupts"),
+                      readFile(m_root + "/proc/net/dev")};
+        Diagnostics d;
+        auto s = parseSample(t, d);
+        if (!s && error)
+            *error = errorText(d);
+        return s;
+    }
+
+private:
+    std::string m_root;
+};
+
+class SshSource : public SampleSource {
+public:
+    SshSource(ssh::Session& session, std::string root, int timeoutMs)
+        : m_session(session), m_root(std::move(root)), m_timeoutMs(timeoutMs) {}
+
+    std::optional<Sample> next(std::string* error) override {
+        auto fail = [&](const std::string& why) -> std::optional<Sample> {
+            if (error)
+                *error = why;
+            m_stream.reset(); // the next tick starts the sampler again
+            m_bytesBefore += m_decoder.bytes();
+            m_decoder = {};
+            return std::nullopt;
+        };
+        if (!m_stream) {
+            m_stream = m_session.openStream(makeSamplerCommand(m_root));
+            if (!m_stream)
+                return fail(m_session.error().message);
+        }
+        if (!m_stream->write("\n"))
+            return fail(m_session.error().message);
+        std::vector<SampleTexts> ticks;
+        const auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(m_timeoutMs);
+        while (ticks.empty()) {
+            const auto data = m_stream->read(100);
+            if (!data)
+                return fail(m_session.error().message);
+            std::string why;
+            if (!m_decoder.feed(*data, ticks, &why))
+                return fail(why);
+            if (ticks.empty() && std::chrono::steady_clock::now() > deadline)
+                return fail("the sampler did not answer within " + std::to_string(m_timeoutMs) +
+                            " ms");
+        }
+        Diagnostics d;
+        auto s = parseSample(ticks.back(), d);
+        if (!s)
+            return fail(errorText(d));
+        return s;
+    }
+    std::uint64_t bytesIn() const override { return m_bytesBefore + m_decoder.bytes(); }
+
+private:
+    ssh::Session& m_session;
+    std::string m_root;
+    int m_timeoutMs;
+    std::unique_ptr<ssh::Stream> m_stream;
+    SampleDecoder m_decoder;
+    std::uint64_t m_bytesBefore = 0;
+};
+
+} // namespace
+
+std::unique_ptr<SampleSource> localSampleSource(std::string root) {
+    return std::make_unique<LocalSource>(root);
+}
+
+std::unique_ptr<SampleSource> sshSampleSource(ssh::Session& session, std::string root,
+                                              int tickTimeoutMs) {
+    return std::make_unique<SshSource>(session, std::move(root), tickTimeoutMs);
+}
+
+} // namespace coresteer

@@ -1,0 +1,35 @@
+// Where live samples come from: a router over its one long-lived SSH channel (stream.h), or a
+// /proc tree on this machine read directly.
+#pragma once
+
+#include "core/live/sample.h"
+#include "core/live/stream.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace coresteer {
+
+namespace ssh {
+class Session;
+class Stream;
+} // namespace ssh
+
+class SampleSource {
+public:
+    virtual ~SampleSource() = default;
+    // One tick: reads the counters now. nullopt with *error when the router could not be read;
+    // a source that failed may be asked again (the SSH source then starts its awk anew).
+    virtual std::optional<Sample> next(std::string* error) = 0;
+    // Bytes received from the router so far (0 for a local tree).
+    virtual std::uint64_t bytesIn() const { return 0; }
+};
+
+// Reads <root>/proc/{uptime,stat,softirqs,interrupts,net/dev} on each tick.
+std::unique_ptr<SampleSource> localSampleSource(std::string root);
+// The sampler awk over `session` (which must outlive the source), under `root` on the router.
+std::unique_ptr<SampleSource> sshSampleSource(ssh::Session& session, std::string root,
+                                              int tickTimeoutMs = 5000);
+
+} // namespace coresteer

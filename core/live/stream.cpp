@@ -1,0 +1,219 @@
+#include "core/live/stream.h"
+
+#include "core/ssh/session.h"
+#include "core/text.h"
+
+#include <algorithm>
+
+namespace coresteer {
+
+namespace {
+
+// No single quote in here: the program goes to the router inside one (shellQuote).
+constexpr const char* kAwk = R"AWK(
+function upd(key, line,    n, f, i, out) {
+    seen[key] = 1
+    n = split(line, f, " ")
+    if (!(key in cnt) || cnt[key] != n) {
+        if (key in cnt)
+            for (i = 1; i <= cnt[key]; i++) delete pv[key, i]
+        cnt[key] = n
+        for (i = 1; i <= n; i++) pv[key, i] = f[i]
+        print "+" key "\t" line
+        return
+    }
+    out = ""
+    for (i = 1; i <= n; i++)
+        if (pv[key, i] != f[i]) {
+            out = out " " i ":" f[i]
+            pv[key, i] = f[i]
+        }
+    if (out != "") print "=" key "\t" substr(out, 2)
+}
+function rd(src, file,    line, f, n, k, c) {
+    while ((getline line < file) > 0) {
+        n = split(line, f, " ")
+        if (n == 0) continue
+        if (src == "s") {
+            if (f[1] ~ /^cpu[0-9]*$/) upd("s:" f[1], line)
+        } else if (src == "q" || src == "i") {
+            if (f[1] ~ /^CPU[0-9]+$/) upd(src ":H", line)
+            else if (src == "q" && (f[1] == "NET_RX:" || f[1] == "NET_TX:")) upd("q:" f[1], line)
+            else if (src == "i" && f[1] ~ /^[0-9]+:$/) upd("i:" f[1], line)
+        } else if (src == "n") {
+            c = index(line, ":")
+            if (c == 0) continue
+            k = substr(line, 1, c - 1)
+            gsub(/^[ \t]+|[ \t]+$/, "", k)
+            if (k != "" && k !~ /[ \t|]/) upd("n:" k, k ": " substr(line, c + 1))
+        }
+    }
+    close(file)
+}
+BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
+{
+    split("", seen)
+    up = ""
+    f = R "/proc/uptime"
+    if ((getline up < f) <= 0) {
+        print "X " f
+        fflush()
+        next
+    }
+    close(f)
+    split(up, u, " ")
+    print "T " u[1]
+    rd("s", R "/proc/stat")
+    rd("q", R "/proc/softirqs")
+    rd("i", R "/proc/interrupts")
+    rd("n", R "/proc/net/dev")
+    for (k in cnt)
+        if (!(k in seen)) {
+            for (i = 1; i <= cnt[k]; i++) delete pv[k, i]
+            delete cnt[k]
+            print "-" k
+        }
+    print "E"
+    fflush()
+}
+)AWK";
+
+} // namespace
+
+std::string makeSamplerCommand(const std::string& root) {
+    // mawk (Debian's awk) reads a pipe in blocks unless told otherwise; BusyBox awk and gawk
+    // read it a line at a time already. The one check forks once, at start.
+    return "CORESTEER_ROOT=" + ssh::shellQuote(root) +
+           "; export CORESTEER_ROOT; P=" + ssh::shellQuote(kAwk) +
+           "; if awk -W version 2>/dev/null | grep -q mawk; then exec awk -W interactive \"$P\"; "
+           "fi; exec awk \"$P\"";
+}
+
+bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
+                         std::string* error) {
+    m_bytes += data.size();
+    m_buf.append(data);
+    std::size_t start = 0;
+    while (true) {
+        const auto nl = m_buf.find('\n', start);
+        if (nl == std::string::npos)
+            break;
+        const std::string_view l(m_buf.data() + start, nl - start);
+        start = nl + 1;
+        if (!line(l, ticks, error)) {
+            m_buf.clear();
+            return false;
+        }
+    }
+    m_buf.erase(0, start);
+    if (m_buf.size() > kMaxLine) {
+        if (error)
+            *error = "sampler line " + std::to_string(m_lineNo + 1) + ": longer than " +
+                     std::to_string(kMaxLine) + " bytes";
+        m_buf.clear();
+        return false;
+    }
+    return true;
+}
+
+bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, std::string* error) {
+    ++m_lineNo;
+    auto fail = [&](const std::string& why) {
+        if (error)
+            *error = "sampler line " + std::to_string(m_lineNo) + ": " + why + ": '" +
+                     text::printable(l, 60) + "'";
+        return false;
+    };
+    if (l.size() > kMaxLine)
+        return fail("too long");
+    if (l.empty())
+        return fail("empty line");
+    const char op = l.front();
+    if (op == 'X' && l.size() > 2 && l[1] == ' ') {
+        if (error)
+            *error = "the router cannot read " + text::printable(l.substr(2), 200);
+        return false;
+    }
+    if (op == 'T') {
+        if (m_inTick)
+            return fail("a tick started inside a tick");
+        if (l.size() < 3 || l[1] != ' ')
+            return fail("bad tick header");
+        m_uptime = std::string(l.substr(2));
+        m_inTick = true;
+        return true;
+    }
+    if (!m_inTick)
+        return fail("data outside a tick");
+    if (op == 'E') {
+        if (l.size() != 1)
+            return fail("bad tick end");
+        m_inTick = false;
+        ticks.push_back({m_uptime + "\n", text('s'), text('q'), text('i'), text('n')});
+        return true;
+    }
+    if (op != '+' && op != '=' && op != '-')
+        return fail("unknown record");
+    const auto tab = l.find('\t');
+    const auto key = l.substr(1, tab == std::string_view::npos ? l.npos : tab - 1);
+    if (key.size() < 3 || key.size() > 80 || key[1] != ':' ||
+        std::string_view("sqin").find(key[0]) == std::string_view::npos)
+        return fail("bad key");
+    if (op == '-') {
+        if (tab != std::string_view::npos)
+            return fail("unexpected data");
+        m_lines.erase(std::string(key));
+        return true;
+    }
+    if (tab == std::string_view::npos)
+        return fail("no data");
+    const auto body = l.substr(tab + 1);
+    if (op == '+') {
+        if (m_lines.size() >= kMaxKeys && !m_lines.count(key))
+            return fail("too many lines");
+        Line ln;
+        for (auto f : text::split(body, ' '))
+            for (auto g : text::split(f, '\t'))
+                if (!g.empty())
+                    ln.fields.emplace_back(g);
+        const auto it = m_lines.find(key);
+        ln.order = it != m_lines.end() ? it->second.order : ++m_order;
+        m_lines[std::string(key)] = std::move(ln);
+        return true;
+    }
+    const auto it = m_lines.find(key);
+    if (it == m_lines.end())
+        return fail("an update of an unknown line");
+    for (auto item : text::split(body, ' ')) {
+        const auto colon = item.find(':');
+        const auto idx = text::parseU64(item.substr(0, colon));
+        if (colon == std::string_view::npos || !idx || *idx < 1 || *idx > it->second.fields.size())
+            return fail("bad field update");
+        it->second.fields[*idx - 1] = std::string(item.substr(colon + 1));
+    }
+    return true;
+}
+
+// A file's text again: its lines in the order first seen, the CPU header first.
+std::string SampleDecoder::text(char source) const {
+    std::vector<std::pair<std::uint64_t, const Line*>> lines;
+    for (const auto& [key, ln] : m_lines)
+        if (key[0] == source)
+            lines.emplace_back(key == std::string{source, ':', 'H'} ? 0 : ln.order, &ln);
+    std::sort(lines.begin(), lines.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string out;
+    if (source == 'n')
+        out = "Inter-|   Receive\n face |bytes\n"; // the two header lines parseNetDev skips
+    for (const auto& [order, ln] : lines) {
+        for (std::size_t i = 0; i < ln->fields.size(); ++i) {
+            if (i)
+                out += ' ';
+            out += ln->fields[i];
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+} // namespace coresteer

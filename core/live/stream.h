@@ -1,0 +1,60 @@
+// The live sampler's wire: one awk process that stays running on the router for the whole
+// session, and the decoder of what it prints.
+//
+// The client paces it: every line it writes to the awk's stdin is one tick. On each tick the
+// awk re-reads /proc/uptime, /proc/stat (cpu lines), /proc/softirqs (NET_RX, NET_TX),
+// /proc/interrupts (numbered IRQs) and /proc/net/dev with getline and close(), forks nothing,
+// and prints only what changed since the last tick:
+//
+//   T <uptime>                   starts a tick
+//   +<key>\t<line>               a line seen for the first time (or whose shape changed)
+//   =<key>\t<i>:<v> <i>:<v> ...  fields of a known line that changed (1-based)
+//   -<key>                       a line that is gone (an IRQ freed, a CPU offline)
+//   E                            ends the tick
+//   X <file>                     the tick could not start: <file> is unreadable
+//
+// Keys are a source letter (s stat, q softirqs, i interrupts, n net/dev), ':' and the line's
+// first field. The decoder rebuilds each file's text and hands it to the snapshot parsers, so a
+// router's bytes get the same checks here as anywhere else.
+#pragma once
+
+#include "core/live/sample.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coresteer {
+
+// The command that starts the sampler on the router (for `ssh host COMMAND`). `root` prefixes
+// every path (fixture roots in tests; "/" on a router).
+std::string makeSamplerCommand(const std::string& root);
+
+class SampleDecoder {
+public:
+    static constexpr std::size_t kMaxLine = 1u << 16;
+    static constexpr std::size_t kMaxKeys = 1u << 16;
+
+    // Feeds the awk's output; every tick that completes is appended to `ticks`. False with an
+    // error naming the line of the stream when the output is not the sampler's.
+    bool feed(std::string_view data, std::vector<SampleTexts>& ticks, std::string* error);
+    // Bytes fed so far.
+    std::uint64_t bytes() const { return m_bytes; }
+
+private:
+    struct Line {
+        std::vector<std::string> fields;
+        std::uint64_t order = 0;
+    };
+    bool line(std::string_view l, std::vector<SampleTexts>& ticks, std::string* error);
+    std::string text(char source) const;
+
+    std::string m_buf;
+    std::map<std::string, Line, std::less<>> m_lines;
+    std::string m_uptime;
+    bool m_inTick = false;
+    std::uint64_t m_lineNo = 0, m_order = 0, m_bytes = 0;
+};
+
+} // namespace coresteer

@@ -1,0 +1,315 @@
+// The live sampler: rates between two samples, and the awk that runs on the router (BusyBox awk
+// and mawk here, on a copy of a board's /proc) with the decoder that rebuilds its files.
+#include "board_expect.h"
+#include "core/live/sample.h"
+#include "core/live/source.h"
+#include "core/live/stream.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace coresteer;
+namespace fs = std::filesystem;
+using coresteer::test::slurp;
+
+namespace {
+
+Sample sample(double uptime, const std::string& stat, const std::string& interrupts = {},
+              const std::string& softirqs = {}, const std::string& netdev = {}) {
+    Diagnostics d;
+    auto s =
+        parseSample({std::to_string(uptime) + " 100.0\n", stat, softirqs, interrupts, netdev}, d);
+    EXPECT_TRUE(s) << (d.entries().empty() ? "" : d.entries().front().toString());
+    return s ? *s : Sample{};
+}
+
+const char* kStat0 = "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                     "cpu0 100 0 100 800 0 0 0 0 0 0\n"
+                     "cpu1 100 0 100 800 0 0 0 0 0 0\n";
+// One second later at USER_HZ 100: cpu0 all softirq; cpu1 half user, a quarter irq.
+const char* kStat1 = "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                     "cpu0 100 0 100 800 0 0 100 0 0 0\n"
+                     "cpu1 150 0 100 825 0 25 0 0 0 0\n";
+
+} // namespace
+
+TEST(LiveRates, CoreSharesFromProcStatDeltas) {
+    const auto r = computeRates(sample(10.0, kStat0), sample(11.0, kStat1));
+    ASSERT_TRUE(r);
+    EXPECT_DOUBLE_EQ(r->seconds(), 1.0);
+    ASSERT_EQ(r->cores.size(), 2u);
+    EXPECT_DOUBLE_EQ(r->core(0)->softirq, 1.0);
+    EXPECT_DOUBLE_EQ(r->core(0)->busy(), 1.0);
+    EXPECT_DOUBLE_EQ(r->core(1)->user, 0.5);
+    EXPECT_DOUBLE_EQ(r->core(1)->irq, 0.25);
+    EXPECT_DOUBLE_EQ(r->core(1)->idle, 0.25);
+    EXPECT_DOUBLE_EQ(r->core(1)->kernel(), 0.25);
+}
+
+TEST(LiveRates, IrqSoftirqAndInterfaceRatesUseTheRoutersClock) {
+    const std::string irq0 = "           CPU0       CPU1\n"
+                             " 45:       1000          0   GICv3 100 Level     eth0\n"
+                             " 46:          0          0   GICv3 101 Level     eth1\n";
+    const std::string irq1 = "           CPU0       CPU1\n"
+                             " 45:       1500        100   GICv3 100 Level     eth0\n"
+                             " 46:          0          0   GICv3 101 Level     eth1\n";
+    const std::string sq0 = "                    CPU0       CPU1\n"
+                            "      NET_TX:         10         20\n"
+                            "      NET_RX:        100        200\n";
+    const std::string sq1 = "                    CPU0       CPU1\n"
+                            "      NET_TX:         10         70\n"
+                            "      NET_RX:       1100        200\n";
+    const std::string nd0 = "Inter-|   Receive\n face |bytes\n"
+                            "  eth0: 1000 10 0 0 0 0 0 0 2000 20 0 0 0 0 0 0\n";
+    const std::string nd1 = "Inter-|   Receive\n face |bytes\n"
+                            "  eth0: 1250001000 1000010 0 0 0 0 0 0 2000 20 0 0 0 0 0 0\n";
+    // 0.5 s of router time.
+    const auto r =
+        computeRates(sample(20.0, kStat0, irq0, sq0, nd0), sample(20.5, kStat1, irq1, sq1, nd1));
+    ASSERT_TRUE(r);
+    ASSERT_TRUE(r->irq(45));
+    EXPECT_DOUBLE_EQ(r->irq(45)->perCpu[0], 1000.0);
+    EXPECT_DOUBLE_EQ(r->irq(45)->perCpu[1], 200.0);
+    EXPECT_DOUBLE_EQ(r->irq(45)->total, 1200.0);
+    EXPECT_DOUBLE_EQ(r->irq(46)->total, 0.0);
+    EXPECT_DOUBLE_EQ(r->netRx[0], 2000.0);
+    EXPECT_DOUBLE_EQ(r->netTx[1], 100.0);
+    ASSERT_EQ(r->interfaces.size(), 1u);
+    EXPECT_DOUBLE_EQ(r->interfaces[0].rxBitsPerSec, 20e9);
+    EXPECT_DOUBLE_EQ(r->interfaces[0].rxPacketsPerSec, 2e6);
+    EXPECT_EQ(r->resets, 0);
+}
+
+TEST(LiveRates, ResetCountersOfflineCpusAndAStoppedClockGiveNoBogusRates) {
+    // The router rebooted (uptime went back): no rates at all.
+    EXPECT_FALSE(computeRates(sample(500.0, kStat1), sample(3.0, kStat0)));
+    EXPECT_FALSE(computeRates(sample(5.0, kStat0), sample(5.0, kStat1)));
+    // cpu1 went offline, and an IRQ counter went backwards (a re-registered IRQ).
+    const std::string a = "           CPU0       CPU1\n 45:  900 0 GICv3 1 Level eth0\n";
+    const std::string b = "           CPU0\n 45:  100 GICv3 1 Level eth0\n";
+    const auto r = computeRates(sample(1.0, kStat0, a), sample(2.0,
+                                                               "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                                                               "cpu0 100 0 100 900 0 0 0 0 0 0\n",
+                                                               b));
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->cores.size(), 1u);
+    EXPECT_EQ(r->cores[0].cpu, 0);
+    EXPECT_FALSE(r->irq(45));
+    EXPECT_EQ(r->resets, 1);
+}
+
+TEST(LiveSample, BadUptimeOrStatIsAnErrorNamingTheFile) {
+    Diagnostics d;
+    EXPECT_FALSE(parseSample({"abc\n", kStat0, {}, {}, {}}, d));
+    ASSERT_FALSE(d.entries().empty());
+    EXPECT_NE(d.entries().front().toString().find("proc/uptime"), std::string::npos);
+    Diagnostics d2;
+    EXPECT_FALSE(parseSample({"1.0 2.0\n", "intr 1 2 3\n", {}, {}, {}}, d2));
+    ASSERT_FALSE(d2.entries().empty());
+    EXPECT_NE(d2.entries().front().toString().find("proc/stat"), std::string::npos);
+}
+
+TEST(SampleDecoder, RefusesWhatTheSamplerDoesNotPrint) {
+    const std::vector<std::string> bad = {
+        "+s:cpu0\tcpu0 1 2 3\n",                    // data outside a tick
+        "T 1.0\nT 2.0\n",                           // a tick inside a tick
+        "T 1.0\n=s:cpu0\t1:5\n",                    // an update of an unknown line
+        "T 1.0\n+s:cpu0\tcpu0 1 2\n=s:cpu0\t9:5\n", // a field that does not exist
+        "T 1.0\n+x:cpu0\tcpu0 1\n",                 // an unknown source
+        "T 1.0\n?what\n",                           // an unknown record
+        "T 1.0\n" + std::string(70000, 'a') + "\n", // too long
+    };
+    for (const auto& b : bad) {
+        SampleDecoder dec;
+        std::vector<SampleTexts> ticks;
+        std::string error;
+        EXPECT_FALSE(dec.feed(b, ticks, &error)) << b.substr(0, 60);
+        EXPECT_NE(error.find("sampler line"), std::string::npos) << error;
+    }
+}
+
+namespace {
+
+// The sampler command run with this machine's /bin/sh, `awk` being `awkBinary`, through pipes.
+class AwkProcess {
+public:
+    AwkProcess(const std::string& awkBinary, const std::string& root, const fs::path& bin) {
+        fs::create_directories(bin);
+        fs::remove(bin / "awk");
+        std::ofstream(bin / "awk") << "#!/bin/sh\nexec " << awkBinary << " \"$@\"\n";
+        fs::permissions(bin / "awk", fs::perms::owner_all);
+        int in[2], out[2];
+        EXPECT_EQ(::pipe(in), 0);
+        EXPECT_EQ(::pipe(out), 0);
+        const std::string cmd = makeSamplerCommand(root);
+        const std::string path = bin.string() + ":/usr/bin:/bin";
+        m_pid = ::fork();
+        if (m_pid == 0) {
+            ::dup2(in[0], 0);
+            ::dup2(out[1], 1);
+            ::close(in[1]);
+            ::close(out[0]);
+            ::setenv("PATH", path.c_str(), 1);
+            ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        ::close(in[0]);
+        ::close(out[1]);
+        m_in = in[1];
+        m_out = out[0];
+    }
+    ~AwkProcess() {
+        ::close(m_in);
+        ::close(m_out);
+        int st = 0;
+        ::waitpid(m_pid, &st, 0);
+    }
+    // One tick: writes a line, reads until the decoder has the tick.
+    std::optional<SampleTexts> tick(std::string* error) {
+        if (::write(m_in, "\n", 1) != 1)
+            return std::nullopt;
+        std::vector<SampleTexts> ticks;
+        char buf[65536];
+        while (ticks.empty()) {
+            pollfd p{m_out, POLLIN, 0};
+            if (::poll(&p, 1, 5000) <= 0) {
+                *error = "no answer";
+                return std::nullopt;
+            }
+            const auto n = ::read(m_out, buf, sizeof buf);
+            if (n <= 0) {
+                *error = "the sampler ended";
+                return std::nullopt;
+            }
+            if (!m_dec.feed(std::string_view(buf, static_cast<std::size_t>(n)), ticks, error))
+                return std::nullopt;
+        }
+        return ticks.back();
+    }
+    std::uint64_t bytes() const { return m_dec.bytes(); }
+
+private:
+    pid_t m_pid = -1;
+    int m_in = -1, m_out = -1;
+    SampleDecoder m_dec;
+};
+
+std::string bump(const std::string& text, const std::string& prefix, int field, std::uint64_t add) {
+    // Adds `add` to whitespace field `field` (0-based) of the first line starting with prefix.
+    std::istringstream in(text);
+    std::string line, out;
+    bool done = false;
+    while (std::getline(in, line)) {
+        std::string t = line.substr(
+            line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' '));
+        if (!done && t.rfind(prefix, 0) == 0) {
+            std::istringstream f(line);
+            std::vector<std::string> w;
+            std::string x;
+            while (f >> x)
+                w.push_back(x);
+            w[static_cast<std::size_t>(field)] =
+                std::to_string(std::stoull(w[static_cast<std::size_t>(field)]) + add);
+            line.clear();
+            for (const auto& s : w)
+                line += (line.empty() ? "" : " ") + s;
+            done = true;
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+class SamplerAwk : public ::testing::TestWithParam<std::string> {};
+
+// The awk on a copy of the R6S fixture: each tick's rebuilt files parse to the same sample as
+// the files read directly, and the second tick carries only what changed.
+TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "sampler" / GetParam();
+    const auto root = dir / "root";
+    fs::remove_all(dir);
+    fs::create_directories(root);
+    fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt" / "proc", root / "proc",
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    std::ofstream(root / "proc/uptime") << "1000.00 7000.00\n";
+    const std::string awk = GetParam() == "busybox" ? "busybox awk" : GetParam();
+    AwkProcess p(awk, root.string(), dir / "bin");
+    auto local = localSampleSource(root.string());
+
+    auto check = [&](const SampleTexts& t) {
+        Diagnostics d1, d2;
+        std::string error;
+        const auto viaAwk = parseSample(t, d1);
+        const auto direct = local->next(&error);
+        ASSERT_TRUE(viaAwk) << (d1.entries().empty() ? "" : d1.entries().front().toString()) << "\n"
+                            << t.uptime << t.stat.substr(0, 300);
+        ASSERT_TRUE(direct) << error;
+        EXPECT_DOUBLE_EQ(viaAwk->uptime, direct->uptime);
+        ASSERT_EQ(viaAwk->stat.cpus.size(), direct->stat.cpus.size());
+        for (std::size_t i = 0; i < direct->stat.cpus.size(); ++i)
+            EXPECT_EQ(viaAwk->stat.cpus[i], direct->stat.cpus[i]);
+        ASSERT_EQ(viaAwk->interrupts.rows.size(),
+                  std::count_if(direct->interrupts.rows.begin(), direct->interrupts.rows.end(),
+                                [](const IrqRow& r) { return r.irq.has_value(); }));
+        for (const auto& row : viaAwk->interrupts.rows) {
+            const auto* o = direct->interrupts.findIrq(*row.irq);
+            ASSERT_TRUE(o);
+            EXPECT_EQ(row.counts, o->counts) << *row.irq;
+        }
+        ASSERT_TRUE(viaAwk->softirqs.find("NET_RX"));
+        EXPECT_EQ(viaAwk->softirqs.find("NET_RX")->counts, direct->softirqs.find("NET_RX")->counts);
+        ASSERT_EQ(viaAwk->netdev.size(), direct->netdev.size());
+        for (std::size_t i = 0; i < direct->netdev.size(); ++i)
+            EXPECT_EQ(viaAwk->netdev[i].values, direct->netdev[i].values);
+    };
+
+    std::string error;
+    const auto t1 = p.tick(&error);
+    ASSERT_TRUE(t1) << error;
+    check(*t1);
+    const auto firstBytes = p.bytes();
+
+    // One second later: some counters moved, an IRQ went away.
+    std::ofstream(root / "proc/uptime") << "1001.00 7007.00\n";
+    // (Each file is read before its stream opens: opening truncates it.)
+    const auto stat = bump(bump(slurp(root / "proc/stat"), "cpu2 ", 7, 90), "cpu2 ", 4, 10);
+    std::ofstream(root / "proc/stat") << stat;
+    auto irqs = bump(slurp(root / "proc/interrupts"), "141:", 3, 5000);
+    irqs.erase(irqs.find(" 64:"), irqs.find('\n', irqs.find(" 64:")) - irqs.find(" 64:") + 1);
+    std::ofstream(root / "proc/interrupts") << irqs;
+    const auto dev = bump(slurp(root / "proc/net/dev"), "eth1:", 1, 1250000);
+    std::ofstream(root / "proc/net/dev") << dev;
+    const auto t2 = p.tick(&error);
+    ASSERT_TRUE(t2) << error;
+    check(*t2);
+    const auto secondBytes = p.bytes() - firstBytes;
+    std::printf("%s: first tick %llu bytes, a tick with 5 changed counters %llu bytes\n",
+                GetParam().c_str(), static_cast<unsigned long long>(firstBytes),
+                static_cast<unsigned long long>(secondBytes));
+    EXPECT_LT(secondBytes, 200u);
+    EXPECT_LT(secondBytes * 10, firstBytes);
+
+    Diagnostics d;
+    const auto a = parseSample(*t1, d);
+    const auto b = parseSample(*t2, d);
+    const auto r = computeRates(*a, *b);
+    ASSERT_TRUE(r);
+    EXPECT_NEAR(r->core(2)->busy(), 0.9, 1e-9); // 90 ticks of softirq, 10 idle
+    EXPECT_NEAR(r->core(2)->softirq, 0.9, 1e-9);
+    EXPECT_DOUBLE_EQ(r->irq(141)->perCpu[2], 5000.0);
+    EXPECT_FALSE(r->irq(64));
+    // A tick where nothing changed is the header and the end only.
+    const auto before = p.bytes();
+    ASSERT_TRUE(p.tick(&error)) << error;
+    EXPECT_EQ(p.bytes() - before, std::string("T 1001.00\nE\n").size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Awks, SamplerAwk, ::testing::Values("busybox", "mawk"));
