@@ -1,15 +1,20 @@
 #include "ui/connection.h"
 
+#include "core/live/demoload.h"
+#include "core/live/source.h"
 #include "core/router.h"
 
 #include <QAbstractButton>
+#include <QElapsedTimer>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
 #include <QThread>
+#include <QTimer>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <future>
@@ -148,6 +153,16 @@ private:
 
 // ---- Connection ----
 
+// The live sampler's state, on the worker thread.
+struct Connection::Live {
+    std::unique_ptr<QTimer> timer;
+    std::unique_ptr<SampleSource> source;
+    std::unique_ptr<DemoLoad> demo;
+    std::optional<Sample> last;
+    QElapsedTimer clock;
+    bool problem = false;
+};
+
 Connection::Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent)
     : QObject(parent), m_id(id), m_spec(std::move(spec)), m_thread(new QThread(this)),
       m_stop(std::make_shared<std::atomic<bool>>(false)),
@@ -156,6 +171,7 @@ Connection::Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent)
     qRegisterMetaType<ApplyReportPtr>();
     qRegisterMetaType<PersistReportPtr>();
     qRegisterMetaType<PendingAction>();
+    qRegisterMetaType<RatesPtr>();
     if (m_spec.ssh)
         m_router = Router::remote(m_spec.target, *m_asker, m_spec.root.toStdString());
     else
@@ -168,8 +184,89 @@ Connection::Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent)
 
 Connection::~Connection() {
     cancel();
+    // The live timer belongs to the worker thread: it goes there, before the thread ends.
+    QMetaObject::invokeMethod(
+        m_worker, [this] { m_live.reset(); }, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
+}
+
+void Connection::startLive(int hz, SnapshotPtr snapshot) {
+    const int ms = 1000 / std::clamp(hz, 1, 20);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, ms, snapshot] {
+            if (!m_live)
+                m_live = std::make_unique<Live>();
+            auto& l = *m_live;
+            if (m_spec.demo && !l.demo && snapshot) {
+                std::string error;
+                l.demo = DemoLoad::create(m_spec.root.toStdString(), *snapshot, &error);
+                if (!l.demo)
+                    Q_EMIT liveProblem(m_id, QString::fromStdString(error));
+                l.clock.start();
+            }
+            if (!l.timer) {
+                // Created here, so that it belongs to the worker thread.
+                l.timer = std::make_unique<QTimer>();
+                l.timer->setTimerType(Qt::PreciseTimer);
+                QObject::connect(l.timer.get(), &QTimer::timeout, m_worker, [this] { liveTick(); });
+            }
+            l.timer->start(ms);
+        },
+        Qt::QueuedConnection);
+}
+
+void Connection::stopLive() {
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this] {
+            if (m_live && m_live->timer)
+                m_live->timer->stop();
+        },
+        Qt::QueuedConnection);
+}
+
+// One tick on the worker thread: the demo's model moves on, the router is read, and the rates
+// since the last tick go to the window.
+void Connection::liveTick() {
+    auto& l = *m_live;
+    if (m_stop->load())
+        return;
+    std::string error;
+    if (l.demo) {
+        const double dt = static_cast<double>(l.clock.restart()) / 1000.0;
+        if (!l.demo->step(std::min(dt, 2.0), &error)) {
+            Q_EMIT liveProblem(m_id, QString::fromStdString(error));
+            return;
+        }
+    }
+    if (!l.source) {
+        if (!m_router->open(&error)) {
+            if (!l.problem)
+                Q_EMIT liveProblem(m_id, QString::fromStdString(error));
+            l.problem = true;
+            return;
+        }
+        l.source = m_router->isRemote()
+                       ? sshSampleSource(*m_router->session(), m_spec.root.toStdString())
+                       : localSampleSource(m_spec.root.toStdString());
+    }
+    auto s = l.source->next(&error);
+    if (!s) {
+        if (!l.problem)
+            Q_EMIT liveProblem(m_id, QString::fromStdString(error));
+        l.problem = true;
+        if (m_router->isRemote() && !m_router->session()->isConnected())
+            l.source.reset(); // reconnect at the next tick (the router may be rebooting)
+        l.last.reset();       // a gap in the history, not a rate across it
+        return;
+    }
+    l.problem = false;
+    if (l.last)
+        if (auto r = computeRates(*l.last, *s))
+            Q_EMIT live(m_id, std::make_shared<const Rates>(std::move(*r)));
+    l.last = std::move(s);
 }
 
 void Connection::cancel() {

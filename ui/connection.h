@@ -8,6 +8,7 @@
 
 #include "core/layout/apply.h"
 #include "core/layout/persist.h"
+#include "core/live/sample.h"
 #include "core/snapshot.h"
 #include "core/ssh/target.h"
 
@@ -30,6 +31,7 @@ namespace coresteer::ui {
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
 using ApplyReportPtr = std::shared_ptr<const ApplyReport>;
 using PersistReportPtr = std::shared_ptr<const PersistReport>;
+using RatesPtr = std::shared_ptr<const Rates>;
 
 // The questions a connection asks the person. Lives on the UI thread; the default answers with
 // dialogs over `window`, tests answer from a script.
@@ -59,6 +61,7 @@ public:
         ssh::Target target;                 // for ssh
         QString root = QStringLiteral("/"); // on the router, or the local tree
         QString label;                      // how the window names it ("Demo router", "root@r6s")
+        bool demo = false;                  // the root is the demo's private tree: model its load
     };
 
     Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent = nullptr);
@@ -77,6 +80,11 @@ public:
     void persist(PersistScript script);
     // Stops the current SSH wait (it ends within 200 ms with a "stopped" failure).
     void cancel();
+    // Samples the router's counters `hz` times a second (1..20) over one long-lived channel,
+    // between the other requests; live() carries the rates of each tick. `snapshot` gives the
+    // demo's model its NICs. stopLive() ends it.
+    void startLive(int hz, SnapshotPtr snapshot);
+    void stopLive();
 
 Q_SIGNALS:
     void progress(quint64 id, const QString& text);
@@ -88,11 +96,15 @@ Q_SIGNALS:
     // `hostKeyChanged` marks the one failure that needs its own blocking error.
     void failed(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
     void idle(quint64 id);
+    void live(quint64 id, coresteer::ui::RatesPtr rates);
+    // The sampler could not read the router this tick (it retries at the next).
+    void liveProblem(quint64 id, const QString& message);
 
 private:
     class Worker;
     class Asker;
     template <typename Fn> void post(const QString& what, Fn&& fn);
+    void liveTick();
 
     quint64 m_id;
     Spec m_spec;
@@ -101,6 +113,8 @@ private:
     std::unique_ptr<Asker> m_asker;
     std::unique_ptr<Router> m_router; // used only on the worker thread
     QObject* m_worker;                // lives on m_thread
+    struct Live;
+    std::unique_ptr<Live> m_live; // used only on the worker thread
     int m_busy = 0;
 };
 
@@ -109,4 +123,5 @@ private:
 Q_DECLARE_METATYPE(coresteer::ui::SnapshotPtr)
 Q_DECLARE_METATYPE(coresteer::ui::ApplyReportPtr)
 Q_DECLARE_METATYPE(coresteer::ui::PersistReportPtr)
+Q_DECLARE_METATYPE(coresteer::ui::RatesPtr)
 Q_DECLARE_METATYPE(coresteer::PendingAction)

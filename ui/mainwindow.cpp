@@ -44,7 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_cores(new CoreModel(this)), m_grid(new MaskGridModel(this)), m_undo(new QUndoStack(this)),
       m_gridView(new MaskGridView(m_grid, m_undo)), m_tree(new QTreeView),
       m_coreView(new QTableView), m_summary(new QLabel), m_warnings(new QPlainTextEdit),
-      m_cancel(new QPushButton(tr("Cancel"))) {
+      m_cancel(new QPushButton(tr("Cancel"))), m_liveLabel(new QLabel) {
     setWindowTitle(tr("coresteer"));
     resize(1100, 720);
 
@@ -172,7 +172,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_cancel->setToolTip(tr("Stop what the connection is doing"));
     m_cancel->hide();
     connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancel);
+    statusBar()->addPermanentWidget(m_liveLabel);
     statusBar()->addPermanentWidget(m_cancel);
+    m_liveLabel->setToolTip(tr("Live: the busiest core and the traffic, sampled from the router"));
     connect(m_undo, &QUndoStack::indexChanged, this, &MainWindow::updateActions);
 
     QSettings st;
@@ -182,6 +184,9 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The undo stack is a child: it is destroyed after this window's own parts, and clearing it
+    // on the way must not call back into them.
+    m_undo->disconnect(this);
     m_conn.reset(); // joins its thread while the prompts object still exists
 }
 
@@ -218,6 +223,11 @@ void MainWindow::openConnection(Connection::Spec spec) {
         if (m_conn && id == m_conn->id())
             statusBar()->showMessage(text);
     });
+    connect(c, &Connection::live, this, &MainWindow::showLive);
+    connect(c, &Connection::liveProblem, this, [this](quint64 id, const QString& text) {
+        if (m_conn && id == m_conn->id())
+            m_liveLabel->setText(tr("Live: %1").arg(text));
+    });
     connect(c, &Connection::idle, this, [this](quint64 id) {
         if (m_conn && id == m_conn->id())
             m_cancel->hide();
@@ -229,7 +239,38 @@ void MainWindow::openConnection(Connection::Spec spec) {
             refresh();
     });
     m_lastError.clear();
+    m_liveStarted = false;
+    m_liveLabel->clear();
+    m_grid->setCpuLoad({});
     refresh();
+}
+
+QString MainWindow::liveText() const {
+    return m_liveLabel->text();
+}
+
+void MainWindow::showLive(quint64 id, RatesPtr rates) {
+    if (!m_conn || id != m_conn->id())
+        return;
+    m_grid->setLive(*rates);
+    const CoreLoad* hot = nullptr;
+    for (const auto& c : rates->cores)
+        if (!hot || c.busy() > hot->busy())
+            hot = &c;
+    double rx = 0, tx = 0;
+    for (const auto& i : rates->interfaces)
+        if (i.name != "lo") {
+            rx = std::max(rx, i.rxBitsPerSec);
+            tx = std::max(tx, i.txBitsPerSec);
+        }
+    auto mbps = [](double b) { return QString::number(b / 1e6, 'f', 0); };
+    m_liveLabel->setText(
+        hot ? tr("Live: CPU%1 %2% busy (%3% irq+softirq) · top interface %4 Mb/s in, %5 Mb/s out")
+                  .arg(hot->cpu)
+                  .arg(qRound(hot->busy() * 100))
+                  .arg(qRound((hot->irq + hot->softirq) * 100))
+                  .arg(mbps(rx), mbps(tx))
+            : QString());
 }
 
 void MainWindow::refresh() {
@@ -264,6 +305,7 @@ void MainWindow::openDemo() {
         Connection::Spec spec;
         spec.root = m_demoDir->path();
         spec.label = tr("Demo router (NanoPi R6S)");
+        spec.demo = true;
         openConnection(std::move(spec));
         return;
     }
@@ -475,6 +517,10 @@ void MainWindow::showSnapshot(quint64 id, SnapshotPtr snap) {
                                  .arg(snap->irqs.size())
                                  .arg(snap->diagnostics.entries().size()));
     updateActions();
+    if (!m_liveStarted) {
+        m_liveStarted = true;
+        m_conn->startLive(settings::refreshHz(), snap);
+    }
     Q_EMIT snapshotShown();
 }
 

@@ -74,6 +74,8 @@ public:
     QMessageBox* errorBox() const { return m_errorBox; }
     QString lastError() const { return m_lastError; }
     QString summaryText() const;
+    // The live read-out in the status bar: the hottest core and the throughput.
+    QString liveText() const;
 
 Q_SIGNALS:
     void snapshotShown();
@@ -85,6 +87,7 @@ protected:
 private:
     void showSnapshot(quint64 id, SnapshotPtr snap);
     void showFailure(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
+    void showLive(quint64 id, RatesPtr rates);
     void openRoot();
     void showPending(const Layout& layout, const QString& what);
     void rebuildRecentPresets();
@@ -105,6 +108,8 @@ private:
     QLabel* m_summary;
     QPlainTextEdit* m_warnings;
     QPushButton* m_cancel;
+    QLabel* m_liveLabel;
+    bool m_liveStarted = false;
     QMenu* m_recentPresets = nullptr;
     QAction* m_applyAction = nullptr;
     QPointer<ApplyDialog> m_applyDialog;

@@ -34,6 +34,15 @@ QString explain(MaskGridModel::RowKind k) {
     return {};
 }
 
+// "850/s", "12.4k/s", "1.20M/s"
+QString rateText(double perSecond) {
+    if (perSecond >= 1e6)
+        return QStringLiteral("%1M/s").arg(perSecond / 1e6, 0, 'f', 2);
+    if (perSecond >= 1e4)
+        return QStringLiteral("%1k/s").arg(perSecond / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1/s").arg(qRound(perSecond));
+}
+
 } // namespace
 
 MaskGridModel::MaskGridModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -190,6 +199,22 @@ void MaskGridModel::setOutcomes(const ApplyReport& report) {
         emit dataChanged(index(0, 0), index(rowCount() - 1, FirstCpu - 1));
 }
 
+void MaskGridModel::setLive(const Rates& rates) {
+    std::vector<double> load(static_cast<std::size_t>(std::max(m_cpus, 0)), 0.0);
+    for (const auto& c : rates.cores)
+        if (c.cpu >= 0 && c.cpu < m_cpus)
+            load[static_cast<std::size_t>(c.cpu)] = std::clamp(c.busy(), 0.0, 1.0);
+    m_load = std::move(load);
+    m_irqRate.clear();
+    for (const auto& i : rates.irqs)
+        m_irqRate[i.irq] = i.total;
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1),
+                         {Qt::DisplayRole, CpuLoadRole, Qt::BackgroundRole, Qt::ToolTipRole});
+    if (m_cpus > 0)
+        emit headerDataChanged(Qt::Horizontal, FirstCpu, columnCount() - 1);
+}
+
 void MaskGridModel::setCpuLoad(std::vector<double> load) {
     m_load = std::move(load);
     if (!m_rows.empty() && m_cpus > 0)
@@ -312,6 +337,9 @@ QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
         return {};
     switch (col) {
     case Target:
+        if (r.kind == RowKind::Irq && role == Qt::DisplayRole)
+            if (const auto it = m_irqRate.find(r.irq); it != m_irqRate.end())
+                return QString(r.label + QStringLiteral("  ·  ") + rateText(it->second));
         return r.label;
     case Change:
         if (!r.pending || !r.current)

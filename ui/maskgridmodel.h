@@ -17,6 +17,7 @@
 #include <QAbstractTableModel>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -44,6 +45,8 @@ public:
     SnapshotPtr snapshot() const { return m_snap; }
     // Per-CPU busy share (0..1) for the load shading, indexed by CPU id; empty: none.
     void setCpuLoad(std::vector<double> load);
+    // One live tick: each CPU's busy share and each IRQ's rate, in one dataChanged.
+    void setLive(const Rates& rates);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -107,6 +110,7 @@ private:
     SnapshotPtr m_snap;
     std::vector<Row> m_rows;
     std::vector<double> m_load;
+    std::map<std::uint32_t, double> m_irqRate; // interrupts per second, from the live view
     std::function<bool(int, const CpuMask&)> m_editHook;
     int m_cpus = 0;
 };

@@ -15,12 +15,12 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QTreeWidget>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
+#include <QTreeWidget>
 #include <QUndoStack>
 
 #include <gtest/gtest.h>
@@ -197,6 +197,64 @@ TEST(MainWindow, OpensTheBuiltInDemoRouterOnAPrivateCopy) {
     EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big")), -1);
 }
 
+// The demo is alive: its live load shows in the grid and the status bar, the hot core is a
+// LITTLE one, and applying Recommend (with Keep) in the demo moves the load to the big cores.
+TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    QSignalSpy live(w.connection(), &Connection::live);
+    while (live.count() < 5)
+        ASSERT_TRUE(live.wait(5000)) << w.liveText().toStdString();
+    auto hottest = [&] {
+        const auto rates = live.last().at(1).value<RatesPtr>();
+        const CoreLoad* hot = nullptr;
+        for (const auto& c : rates->cores)
+            if (!hot || c.busy() > hot->busy())
+                hot = &c;
+        return *hot;
+    };
+    const auto before = hottest();
+    EXPECT_GT(before.busy(), 0.9);
+    EXPECT_LT(before.cpu, 4); // LITTLE
+    const auto* grid = w.gridModel();
+    EXPECT_GT(grid->headerData(MaskGridModel::FirstCpu + before.cpu, Qt::Horizontal,
+                               MaskGridModel::CpuLoadRole)
+                  .toDouble(),
+              0.9);
+    EXPECT_TRUE(w.liveText().contains(QStringLiteral("CPU%1").arg(before.cpu)))
+        << w.liveText().toStdString();
+    // IRQ rows carry their rate.
+    bool rate = false;
+    for (int r = 0; r < grid->rowCount(); ++r)
+        rate = rate || grid->index(r, 0).data().toString().contains(QStringLiteral("/s"));
+    EXPECT_TRUE(rate);
+
+    w.recommend();
+    auto* d = w.openApplyDialog();
+    ASSERT_TRUE(d);
+    QTest::mouseClick(d->applyButton(), Qt::LeftButton);
+    for (int i = 0; i < 200 && d->stage() != ApplyDialog::Stage::Countdown; ++i)
+        QTest::qWait(50);
+    ASSERT_EQ(static_cast<int>(d->stage()), static_cast<int>(ApplyDialog::Stage::Countdown))
+        << d->statusText().toStdString();
+    QTest::mouseClick(d->keepButton(), Qt::LeftButton);
+    for (int i = 0; i < 200 && d->stage() != ApplyDialog::Stage::Kept; ++i)
+        QTest::qWait(50);
+    ASSERT_EQ(static_cast<int>(d->stage()), static_cast<int>(ApplyDialog::Stage::Kept));
+    d->close();
+    live.clear();
+    while (live.count() < 5)
+        ASSERT_TRUE(live.wait(5000));
+    const auto rates = live.last().at(1).value<RatesPtr>();
+    double bigSoftirq = 0;
+    for (const auto& c : rates->cores)
+        if (c.cpu >= 4)
+            bigSoftirq = std::max(bigSoftirq, c.softirq);
+    EXPECT_GT(bigSoftirq, 0.2) << "the stack should now run on a big core";
+}
+
 namespace {
 
 void expectNotBlank(const QImage& img, const QString& file) {
@@ -227,7 +285,8 @@ TEST(ApplyDialog, ShowsTheDiffTheScriptAndThePersistentFiles) {
     EXPECT_GT(d->changesView()->topLevelItemCount(), 0);
     EXPECT_TRUE(d->scriptView()->toPlainText().startsWith(QStringLiteral("#!")) ||
                 d->scriptView()->toPlainText().contains(QStringLiteral("revert")));
-    EXPECT_TRUE(d->filesView()->toPlainText().contains(QStringLiteral("hotplug.d/net/95-coresteer")));
+    EXPECT_TRUE(
+        d->filesView()->toPlainText().contains(QStringLiteral("hotplug.d/net/95-coresteer")));
     EXPECT_TRUE(d->applyButton()->isEnabled());
     EXPECT_FALSE(d->persistButton()->isEnabled());
     d->resize(1000, 640);
