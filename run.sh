@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds coresteer and starts it on this machine's own /proc and /sys (read-only).
-# Pass a root directory to show another tree, e.g. ./run.sh tests/fixtures/boards/nanopi-r6s-openwrt
+# Builds coresteer and starts it on its built-in demo router (a NanoPi R6S; nothing touches the
+# network). ./run.sh --this-computer opens this machine's /proc and /sys instead, and a root
+# directory opens that tree, e.g. ./run.sh tests/fixtures/boards/nanopi-r6s-openwrt
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/deps.sh

@@ -106,11 +106,11 @@ struct DemoLoad::State {
     // MSI controllers choose), written back as its effective affinity.
     int irqCpu(std::uint32_t irq) const {
         const auto dir = root + "/proc/irq/" + std::to_string(irq) + "/";
-        const auto m = CpuMask::fromHex(text::trim(readAll(dir + "smp_affinity")));
+        const auto mask = CpuMask::fromHex(text::trim(readAll(dir + "smp_affinity")));
         int pick = cpus.front();
-        if (m)
+        if (mask)
             for (int c : cpus)
-                if (m->test(c)) {
+                if (mask->test(c)) {
                     pick = c;
                     break;
                 }
@@ -120,12 +120,12 @@ struct DemoLoad::State {
         return pick;
     }
     std::vector<int> rpsCpus(const std::string& nic) const {
-        const auto m = CpuMask::fromHex(
+        const auto mask = CpuMask::fromHex(
             text::trim(readAll(root + "/sys/class/net/" + nic + "/queues/rx-0/rps_cpus")));
         std::vector<int> out;
-        if (m)
+        if (mask)
             for (int c : cpus)
-                if (m->test(c))
+                if (mask->test(c))
                     out.push_back(c);
         return out;
     }

@@ -232,6 +232,14 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
     EXPECT_TRUE(rate);
 
     w.recommend();
+    // The window as the README shows it: live load, and Recommend's changes pending.
+    w.resize(1280, 860);
+    w.show();
+    live.clear();
+    while (live.count() < 3)
+        ASSERT_TRUE(live.wait(5000));
+    std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
+    ASSERT_TRUE(w.grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-live-recommend.png")));
     auto* d = w.openApplyDialog();
     ASSERT_TRUE(d);
     QTest::mouseClick(d->applyButton(), Qt::LeftButton);
@@ -239,6 +247,9 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
         QTest::qWait(50);
     ASSERT_EQ(static_cast<int>(d->stage()), static_cast<int>(ApplyDialog::Stage::Countdown))
         << d->statusText().toStdString();
+    d->resize(1000, 560);
+    QTest::qWait(50);
+    ASSERT_TRUE(d->grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-apply-countdown.png")));
     QTest::mouseClick(d->keepButton(), Qt::LeftButton);
     for (int i = 0; i < 200 && d->stage() != ApplyDialog::Stage::Kept; ++i)
         QTest::qWait(50);
