@@ -249,7 +249,8 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
         << d->statusText().toStdString();
     d->resize(1000, 560);
     QTest::qWait(50);
-    ASSERT_TRUE(d->grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-apply-countdown.png")));
+    ASSERT_TRUE(
+        d->grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-apply-countdown.png")));
     QTest::mouseClick(d->keepButton(), Qt::LeftButton);
     for (int i = 0; i < 200 && d->stage() != ApplyDialog::Stage::Kept; ++i)
         QTest::qWait(50);
