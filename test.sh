@@ -61,6 +61,7 @@ if [ -x build/dev/tests/bench/bench_layout ]; then
 fi
 tests/bench/persist_hotplug.sh build/dev 21 || failed=$((failed + 1))
 tests/bench/ssh_snapshot.sh build/dev 11 || failed=$((failed + 1))
+tests/bench/sampler_cost.sh build/dev || failed=$((failed + 1))
 
 echo
 echo "coresteer: $passed passed, $failed failed"

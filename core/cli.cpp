@@ -6,16 +6,23 @@
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
+#include "core/live/source.h"
 #include "core/router.h"
 #include "core/snapshot_json.h"
 #include "core/snapshot_text.h"
+#include "core/text.h"
 #include "core/ssh/terminal_prompter.h"
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 namespace coresteer {
 
@@ -58,6 +65,12 @@ commands:
                                   there (a preset made on another board says so); apply and diff
                                   take preset files as LAYOUT too
   revert TARGET [--json]          restore what the last apply replaced, now
+  monitor TARGET [--rate HZ] [--duration S] [--csv | --json]
+                                  live per-core load, per-IRQ rates and interface throughput,
+                                  HZ samples a second (1-20, default 10) for S seconds (default
+                                  10; 0 until interrupted), over one SSH channel. --csv prints
+                                  "uptime,metric,target,cpu,value" rows, --json one object per
+                                  sample
   --help                          this text
   --version                       the version
 
@@ -78,8 +91,9 @@ int usageError(std::ostream& err, const std::string& msg) {
 struct Options {
     std::string root, target, knownHosts, identity, sshConfig;
     bool json = false, acceptNew = false, noConfirm = false, noRevert = false;
-    bool noSteeringOverride = false, disableIrqbalance = false;
-    int revertAfter = 60;
+    bool noSteeringOverride = false, disableIrqbalance = false, csv = false;
+    int revertAfter = 60, rate = 10;
+    double duration = 10;
     std::vector<std::string> positional; // after the target
 };
 
@@ -118,6 +132,26 @@ bool parseOptions(const std::vector<std::string>& args, std::size_t positionals,
                 return false;
             }
             o.revertAfter = n;
+        } else if (a == "--csv") {
+            o.csv = true;
+        } else if (a == "--rate" || a == "--duration") {
+            std::string v;
+            if (!value(v, a == "--rate" ? "samples a second" : "seconds"))
+                return false;
+            char* end = nullptr;
+            const double n = std::strtod(v.c_str(), &end);
+            const bool ok = end && *end == '\0' && !v.empty() &&
+                            (a == "--rate" ? n >= 1 && n <= 20 && n == static_cast<int>(n)
+                                           : n >= 0 && n <= 7 * 86400);
+            if (!ok) {
+                code = usageError(err, a == "--rate" ? "--rate takes 1 to 20 samples a second"
+                                                     : "--duration takes 0 to 604800 seconds");
+                return false;
+            }
+            if (a == "--rate")
+                o.rate = static_cast<int>(n);
+            else
+                o.duration = n;
         } else if (a == "--root") {
             if (!value(o.root, "a directory"))
                 return false;
@@ -630,6 +664,147 @@ int unpersistCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
+std::atomic<bool> g_interrupted{false};
+extern "C" void onInterrupt(int) {
+    g_interrupted.store(true);
+}
+
+// One sample's rates as text, CSV rows or a JSON line.
+void printRates(const Options& o, const Rates& r, const Snapshot& snap, std::ostream& out) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.2f", r.end);
+    if (o.csv) {
+        auto row = [&](const char* metric, const std::string& target, int cpu, double v) {
+            out << t << ',' << metric << ',' << target << ',';
+            if (cpu >= 0)
+                out << cpu;
+            out << ',' << v << '\n';
+        };
+        for (const auto& c : r.cores) {
+            row("busy", "", c.cpu, c.busy());
+            row("user", "", c.cpu, c.user);
+            row("system", "", c.cpu, c.system);
+            row("irq", "", c.cpu, c.irq);
+            row("softirq", "", c.cpu, c.softirq);
+        }
+        for (std::size_t c = 0; c < r.netRx.size(); ++c)
+            if (r.netRx[c] > 0)
+                row("net_rx_softirqs", "", static_cast<int>(c), r.netRx[c]);
+        for (const auto& i : r.irqs)
+            for (std::size_t c = 0; c < i.perCpu.size(); ++c)
+                if (i.perCpu[c] > 0)
+                    row("irq_rate", std::to_string(i.irq), static_cast<int>(c), i.perCpu[c]);
+        for (const auto& n : r.interfaces) {
+            row("rx_bps", n.name, -1, n.rxBitsPerSec);
+            row("tx_bps", n.name, -1, n.txBitsPerSec);
+        }
+        out.flush();
+        return;
+    }
+    if (o.json) {
+        nlohmann::json j;
+        j["uptime"] = r.end;
+        j["seconds"] = r.seconds();
+        j["cores"] = nlohmann::json::array();
+        for (const auto& c : r.cores)
+            j["cores"].push_back({{"cpu", c.cpu},
+                                  {"busy", c.busy()},
+                                  {"user", c.user},
+                                  {"system", c.system},
+                                  {"irq", c.irq},
+                                  {"softirq", c.softirq},
+                                  {"iowait", c.iowait}});
+        j["irqs"] = nlohmann::json::array();
+        for (const auto& i : r.irqs)
+            if (i.total > 0)
+                j["irqs"].push_back({{"irq", i.irq}, {"total", i.total}, {"per_cpu", i.perCpu}});
+        j["interfaces"] = nlohmann::json::array();
+        for (const auto& n : r.interfaces)
+            j["interfaces"].push_back({{"name", n.name},
+                                       {"rx_bps", n.rxBitsPerSec},
+                                       {"tx_bps", n.txBitsPerSec},
+                                       {"rx_pps", n.rxPacketsPerSec},
+                                       {"tx_pps", n.txPacketsPerSec}});
+        out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+        return;
+    }
+    out << t << " s ";
+    for (const auto& c : r.cores)
+        out << " cpu" << c.cpu << ' ' << static_cast<int>(c.busy() * 100 + 0.5) << '%';
+    const IrqRate* top = nullptr;
+    for (const auto& i : r.irqs)
+        if (!top || i.total > top->total)
+            top = &i;
+    if (top && top->total > 0) {
+        const auto* row = snap.interrupts.findIrq(top->irq);
+        out << "  | IRQ " << top->irq << ' '
+            << (row && !row->actions.empty() ? text::printable(row->actions.front(), 24) : "")
+            << ' ' << static_cast<long long>(top->total) << "/s";
+    }
+    for (const auto& n : r.interfaces)
+        if (n.rxBitsPerSec + n.txBitsPerSec >= 1e6)
+            out << "  | " << text::printable(n.name, 16) << ' '
+                << static_cast<long long>(n.rxBitsPerSec / 1e6) << '/'
+                << static_cast<long long>(n.txBitsPerSec / 1e6) << " Mb/s";
+    out << std::endl;
+}
+
+int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (!o.positional.empty())
+        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    if (o.csv && o.json)
+        return usageError(err, "--csv and --json exclude each other");
+    auto r = openTarget(o, err);
+    if (!r)
+        return 2;
+    std::string error;
+    // The snapshot names the IRQs in the text output.
+    Snapshot snap;
+    if (!o.csv && !o.json)
+        if (const auto b = (*r)->collect(&error))
+            snap = buildSnapshot(*b);
+    auto src = (*r)->isRemote() ? sshSampleSource(*(*r)->session(), (*r)->root())
+                                : localSampleSource((*r)->root());
+    auto prev = src->next(&error);
+    if (!prev) {
+        err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+        return 2;
+    }
+    if (o.csv)
+        out << "uptime,metric,target,cpu,value\n";
+    g_interrupted = false;
+    const auto oldInt = std::signal(SIGINT, onInterrupt);
+    const auto oldTerm = std::signal(SIGTERM, onInterrupt);
+    const auto period = std::chrono::microseconds(1000000 / o.rate);
+    const auto start = std::chrono::steady_clock::now();
+    auto next = start;
+    int failures = 0, samples = 0;
+    while (!g_interrupted.load()) {
+        next += period;
+        if (o.duration > 0 && next - start > std::chrono::duration<double>(o.duration))
+            break;
+        std::this_thread::sleep_until(next);
+        auto cur = src->next(&error);
+        if (!cur) {
+            err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+            if (++failures >= 3)
+                break;
+            continue;
+        }
+        failures = 0;
+        if (const auto rates = computeRates(*prev, *cur)) {
+            printRates(o, *rates, snap, out);
+            ++samples;
+        }
+        prev = std::move(cur);
+    }
+    std::signal(SIGINT, oldInt);
+    std::signal(SIGTERM, oldTerm);
+    if (!o.csv && !o.json)
+        err << samples << " samples, " << src->bytesIn() << " bytes from the router\n";
+    return failures >= 3 ? 2 : 0;
+}
+
 int confirmCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return settleCommand(o, PendingAction::Confirm, out, err);
 }
@@ -660,6 +835,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         verb = &snapshotCommand;
     else if (cmd == "capture")
         verb = &captureCommand;
+    else if (cmd == "monitor")
+        verb = &monitorCommand;
     else if (cmd == "plan")
         verb = &planCommand;
     else if (cmd == "diff")

@@ -13,6 +13,8 @@ namespace {
 constexpr const char* kAwk = R"AWK(
 function upd(key, line,    n, f, i, out) {
     seen[key] = 1
+    if (key in raw && raw[key] == line) return
+    raw[key] = line
     n = split(line, f, " ")
     if (!(key in cnt) || cnt[key] != n) {
         if (key in cnt)
@@ -30,22 +32,32 @@ function upd(key, line,    n, f, i, out) {
         }
     if (out != "") print "=" key "\t" substr(out, 2)
 }
-function rd(src, file,    line, f, n, k, c) {
+function lead(s) {
+    while (substr(s, 1, 1) == " ") s = substr(s, 2)
+    return s
+}
+function rd(src, file,    line, k, c, no) {
+    no = 0
     while ((getline line < file) > 0) {
-        n = split(line, f, " ")
-        if (n == 0) continue
+        no++
         if (src == "s") {
-            if (f[1] ~ /^cpu[0-9]*$/) upd("s:" f[1], line)
-        } else if (src == "q" || src == "i") {
-            if (f[1] ~ /^CPU[0-9]+$/) upd(src ":H", line)
-            else if (src == "q" && (f[1] == "NET_RX:" || f[1] == "NET_TX:")) upd("q:" f[1], line)
-            else if (src == "i" && f[1] ~ /^[0-9]+:$/) upd("i:" f[1], line)
-        } else if (src == "n") {
+            if (substr(line, 1, 3) != "cpu") break
+            upd("s:" substr(line, 1, index(line, " ") - 1), line)
+        } else if (no == 1 && (src == "q" || src == "i")) {
+            upd(src ":H", line)
+        } else if (src == "i") {
+            c = index(line, ":")
+            k = lead(substr(line, 1, c))
+            if (index("0123456789", substr(k, 1, 1)) > 0) upd("i:" k, line)
+        } else if (src == "q") {
+            k = lead(substr(line, 1, index(line, ":")))
+            if (k == "NET_RX:" || k == "NET_TX:") upd("q:" k, line)
+        } else if (src == "n" && no > 2) {
             c = index(line, ":")
             if (c == 0) continue
-            k = substr(line, 1, c - 1)
-            gsub(/^[ \t]+|[ \t]+$/, "", k)
-            if (k != "" && k !~ /[ \t|]/) upd("n:" k, k ": " substr(line, c + 1))
+            k = lead(substr(line, 1, c - 1))
+            if (k != "" && index(k, " ") == 0 && index(k, "|") == 0)
+                upd("n:" k, k ": " substr(line, c + 1))
         }
     }
     close(file)
@@ -71,6 +83,7 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
         if (!(k in seen)) {
             for (i = 1; i <= cnt[k]; i++) delete pv[k, i]
             delete cnt[k]
+            delete raw[k]
             print "-" k
         }
     print "E"

@@ -151,3 +151,38 @@ TEST(Cli, PresetSaveAndLoadAcrossBoards) {
     EXPECT_EQ(cli({"preset", "save", "--root", r4s}).code, 2);
     EXPECT_EQ(cli({"preset", "frobnicate"}).code, 2);
 }
+
+// monitor on this machine: one JSON object per sample with every online CPU, CSV rows with the
+// documented header, and usage errors for out-of-range rates and durations.
+TEST(Cli, MonitorStreamsSamplesOfThisMachine) {
+    const auto j = binary("monitor --root / --rate 10 --duration 1 --json");
+    ASSERT_EQ(j.code, 0);
+    std::istringstream lines(j.out);
+    std::string line;
+    int samples = 0;
+    while (std::getline(lines, line)) {
+        const auto s = nlohmann::json::parse(line);
+        EXPECT_GT(s["seconds"].get<double>(), 0.0);
+        EXPECT_FALSE(s["cores"].empty());
+        for (const auto& c : s["cores"]) {
+            EXPECT_GE(c["busy"].get<double>(), 0.0);
+            EXPECT_LE(c["busy"].get<double>(), 1.0 + 1e-9);
+        }
+        ++samples;
+    }
+    EXPECT_GE(samples, 5);
+    EXPECT_LE(samples, 10);
+    const auto csv = binary("monitor --root / --rate 5 --duration 0.5 --csv");
+    ASSERT_EQ(csv.code, 0);
+    EXPECT_EQ(csv.out.rfind("uptime,metric,target,cpu,value\n", 0), 0u);
+    EXPECT_NE(csv.out.find(",busy,,0,"), std::string::npos);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--rate", "0"}).code, 2);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--rate", "2.5"}).code, 2);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--duration", "-1"}).code, 2);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--csv", "--json"}).code, 2);
+    // A tree without /proc/uptime is an error that names it.
+    const auto bad = cli({"monitor", "--root", (test::boardsDir() / "bpi-r4").string(),
+                          "--duration", "0.2"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("proc/uptime"), std::string::npos) << bad.err;
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# What watching costs the router: the CPU time of the whole server-side SSH session (the sshd or
+# dropbear process for the connection and everything it runs), over 15 s of steady state with
+# the connect excluded, for
+#   - coresteer-cli monitor at 10 Hz (one awk over one channel, only changed fields sent),
+#   - htop -d 1 over ssh -tt (htop refreshing 10 times a second: what people watch with today),
+#   - a tick that carries nothing: a line sent every 100 ms to a remote `cat` (the transport floor),
+# on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. Target: the
+# monitor at most 0.2 x htop. Prints the three figures and the monitor's bytes per sample.
+#   tests/bench/sampler_cost.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build/dev}
+dir=$PWD/$build/bench-sampler
+cli=$PWD/$build/app/coresteer-cli
+tests/ssh/servers.sh start "$dir" >/dev/null
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    tests/ssh/servers.sh stop "$dir"
+}
+trap cleanup EXIT
+. "$dir/env"
+kh=$dir/bench_known_hosts
+rm -f "$kh"
+hz=$(getconf CLK_TCK)
+steady=15
+
+# CPU ticks (utime + stime + cutime + cstime) of a process and all its descendants.
+tree_ticks() {
+    local root=$1 f s rest
+    for f in /proc/[0-9]*/stat; do
+        s=$(cat "$f" 2>/dev/null) || continue
+        rest=${s##*) }
+        # shellcheck disable=SC2086
+        set -- $rest
+        echo "${s%% *} $2 ${12} ${13} ${14} ${15}"
+    done | awk -v r="$root" '
+        { pp[$1] = $2; t[$1] = $3 + $4 + $5 + $6 }
+        END {
+            sum = 0
+            for (p in pp) {
+                q = p
+                for (i = 0; i < 64 && q != "" && q != 0 && q != r; i++) q = pp[q]
+                if (q == r) sum += t[p]
+            }
+            print sum
+        }'
+}
+
+# The child of the server's master process that appeared since `before` (the session).
+new_child() {
+    local master=$1 before=$2 c
+    for c in $(pgrep -P "$master"); do
+        case " $before " in *" $c "*) ;; *) echo "$c"; return ;; esac
+    done
+}
+
+# Runs a workload in the background, waits for its session, measures it for $steady s.
+measure() {
+    local master=$1; shift
+    local before session t0 t1
+    before=$(pgrep -P "$master" | tr '\n' ' ' || true)
+    "$@" &
+    pids+=($!)
+    local wl=$!
+    sleep 3 # connected, and past the first tick
+    session=$(new_child "$master" "$before")
+    [ -n "$session" ] || { echo "no session found" >&2; kill "$wl"; return 1; }
+    t0=$(tree_ticks "$session")
+    sleep "$steady"
+    t1=$(tree_ticks "$session")
+    {
+        pkill -TERM -P "$wl" || true
+        kill "$wl" || true
+        wait "$wl" || true
+    } 2>/dev/null
+    # The next workload starts only when this session is gone, so it cannot be taken for it.
+    for _ in $(seq 50); do
+        kill -0 "$session" 2>/dev/null || break
+        sleep 0.1
+    done
+    awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s="$steady" 'BEGIN { printf "%.2f", (b - a) / hz / s * 100 }'
+}
+
+echo "server-side CPU of one SSH session, % of one core, over ${steady} s (connect excluded):"
+printf '%-9s %10s %10s %10s %8s %14s\n' server monitor htop floor ratio bytes/sample
+for server in sshd dropbear; do
+    port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
+    if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
+    target="ssh://$CS_SSH_USER@127.0.0.1:$port"
+    "$cli" snapshot "$target" --known-hosts "$kh" --identity "$CS_CLIENT_KEY" \
+        --accept-new-host-key >/dev/null 2>&1 || true
+    ssh_opts=(-o BatchMode=yes -o UserKnownHostsFile="$kh" -o StrictHostKeyChecking=yes
+              -o GlobalKnownHostsFile=/dev/null -F /dev/null -o IdentitiesOnly=yes
+              -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
+    mon=$(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
+        --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null 2> '$dir/monitor.err'")
+    htop=$(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
+        'TERM=xterm htop -d 1' > /dev/null 2>&1")
+    floor=$(measure "$master" sh -c "while sleep 0.1; do echo; done | exec ssh ${ssh_opts[*]} \
+        cat > /dev/null 2>&1")
+    # The monitor's own count (printed when it stops): samples and bytes from the router.
+    sleep 0.5
+    read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
+    per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
+    ratio=$(awk -v m="$mon" -v h="$htop" 'BEGIN { printf "%.2f", (h > 0 ? m / h : 0) }')
+    printf '%-9s %9s%% %9s%% %9s%% %8s %14s\n' "$server" "$mon" "$htop" "$floor" "$ratio" "$per"
+done
+echo "(ratio = monitor / htop; target <= 0.2)"
