@@ -10,8 +10,8 @@
 #include "core/router.h"
 #include "core/snapshot_json.h"
 #include "core/snapshot_text.h"
-#include "core/text.h"
 #include "core/ssh/terminal_prompter.h"
+#include "core/text.h"
 
 #include <atomic>
 #include <chrono>

@@ -4,6 +4,7 @@
 #include "core/conflicts.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
+#include "core/live/bottleneck.h"
 #include "ui/applydialog.h"
 #include "ui/connectdialog.h"
 #include "ui/coremodel.h"
@@ -264,6 +265,30 @@ void MainWindow::showLive(quint64 id, RatesPtr rates) {
             tx = std::max(tx, i.txBitsPerSec);
         }
     auto mbps = [](double b) { return QString::number(b / 1e6, 'f', 0); };
+    // A bottleneck (a core pegged in kernel work while a comparable one idles) is named, with
+    // what runs there and the move, until it is gone.
+    if (const auto snap = m_grid->snapshot()) {
+        const auto found = findBottlenecks(*rates, *snap);
+        if (!found.empty()) {
+            const auto& b = found.front();
+            QStringList on;
+            for (const auto& s : b.onIt)
+                on << QString::fromStdString(s);
+            m_liveLabel->setText(tr("Bottleneck: CPU%1 at %2% kernel work while CPU%3 idles")
+                                     .arg(b.cpu)
+                                     .arg(qRound(b.kernel * 100))
+                                     .arg(b.idleCores.front()));
+            m_liveLabel->setToolTip(
+                QString::fromStdString(b.suggestion) +
+                (on.isEmpty()
+                     ? QString()
+                     : tr("\nOn CPU%1: %2").arg(b.cpu).arg(on.join(QStringLiteral(", ")))));
+            m_liveLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
+            return;
+        }
+    }
+    m_liveLabel->setStyleSheet(QString());
+    m_liveLabel->setToolTip(tr("Live: the busiest core and the traffic, sampled from the router"));
     m_liveLabel->setText(
         hot ? tr("Live: CPU%1 %2% busy (%3% irq+softirq) · top interface %4 Mb/s in, %5 Mb/s out")
                   .arg(hot->cpu)

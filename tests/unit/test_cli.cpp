@@ -181,8 +181,8 @@ TEST(Cli, MonitorStreamsSamplesOfThisMachine) {
     EXPECT_EQ(cli({"monitor", "--root", "/", "--duration", "-1"}).code, 2);
     EXPECT_EQ(cli({"monitor", "--root", "/", "--csv", "--json"}).code, 2);
     // A tree without /proc/uptime is an error that names it.
-    const auto bad = cli({"monitor", "--root", (test::boardsDir() / "bpi-r4").string(),
-                          "--duration", "0.2"});
+    const auto bad =
+        cli({"monitor", "--root", (test::boardsDir() / "bpi-r4").string(), "--duration", "0.2"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("proc/uptime"), std::string::npos) << bad.err;
 }

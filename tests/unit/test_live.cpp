@@ -1,6 +1,9 @@
 // The live sampler: rates between two samples, and the awk that runs on the router (BusyBox awk
 // and mawk here, on a copy of a board's /proc) with the decoder that rebuilds its files.
 #include "board_expect.h"
+#include "core/collect_local.h"
+#include "core/live/bottleneck.h"
+#include "core/live/history.h"
 #include "core/live/sample.h"
 #include "core/live/source.h"
 #include "core/live/stream.h"
@@ -313,3 +316,78 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Awks, SamplerAwk, ::testing::Values("busybox", "mawk"));
+
+TEST(LiveHistory, KeepsTheLastSamplesInAFixedRingWithGaps) {
+    History h(3, 2, {45});
+    auto rates = [](double t, double busy0, double irq45) {
+        Rates r;
+        r.start = t - 0.1;
+        r.end = t;
+        CoreLoad a;
+        a.cpu = 0;
+        a.softirq = busy0;
+        a.idle = 1 - busy0;
+        CoreLoad b;
+        b.cpu = 1;
+        r.cores = {a, b};
+        r.irqs = {{45, {irq45, 0}, irq45}};
+        return r;
+    };
+    h.push(rates(1.0, 0.5, 100));
+    h.push(rates(2.0, 1.0, 200));
+    h.pushGap(2.5);
+    h.push(rates(3.0, 0.25, 300));
+    ASSERT_EQ(h.size(), 3u);
+    EXPECT_DOUBLE_EQ(h.time(0), 2.0); // the oldest went
+    EXPECT_TRUE(h.isGap(1));
+    EXPECT_FALSE(h.isGap(2));
+    EXPECT_NEAR(h.core(2, 0).busy(), 0.25, 1e-4);
+    EXPECT_NEAR(h.core(2, 0).share(h.core(2, 0).softirq), 0.25, 1e-4);
+    EXPECT_FLOAT_EQ(h.irqRate(2, 0), 300.0f);
+    const auto st = h.stats(0);
+    EXPECT_NEAR(st.peak, 1.0, 1e-4);
+    EXPECT_NEAR(st.mean, 0.625, 1e-4); // the gap is left out
+    // An hour at 10 Hz of 256 cores fits the 200 MB the live view may use.
+    History big(36000, 256);
+    EXPECT_LT(big.bytes(), 200u << 20);
+}
+
+TEST(LiveBottleneck, NamesTheHotLittleCoreWhatRunsThereAndTheMove) {
+    const auto snap = buildSnapshot(collectLocal(test::boardsDir() / "nanopi-r6s-friendlywrt"));
+    Rates r;
+    r.start = 0;
+    r.end = 1;
+    for (int c = 0; c < 8; ++c) {
+        CoreLoad l;
+        l.cpu = c;
+        const double k = c == 3 ? 0.98 : c < 3 ? 0.3 : 0.05;
+        l.softirq = k * 0.7;
+        l.irq = k * 0.3;
+        l.idle = 1 - k;
+        r.cores.push_back(l);
+    }
+    IrqRate eth2{173, std::vector<double>(8, 0.0), 12000};
+    eth2.perCpu[3] = 12000;
+    r.irqs.push_back(eth2);
+    const auto found = findBottlenecks(r, snap);
+    ASSERT_EQ(found.size(), 1u);
+    const auto& b = found.front();
+    EXPECT_EQ(b.cpu, 3);
+    ASSERT_FALSE(b.idleCores.empty());
+    EXPECT_GE(b.idleCores.front(), 4); // a big core first
+    ASSERT_FALSE(b.onIt.empty());
+    EXPECT_NE(b.onIt.front().find("IRQ 173 eth2-0"), std::string::npos) << b.onIt.front();
+    EXPECT_NE(std::find_if(b.onIt.begin(), b.onIt.end(),
+                           [](const std::string& s) { return s.find("rx-0 RPS") != s.npos; }),
+              b.onIt.end());
+    EXPECT_NE(b.suggestion.find("move IRQ 173"), std::string::npos) << b.suggestion;
+
+    // A hot big core whose only idle peers are LITTLE ones is not a layout problem.
+    for (auto& l : r.cores) {
+        const double k = l.cpu >= 4 ? 0.97 : 0.1;
+        l.softirq = k;
+        l.irq = 0;
+        l.idle = 1 - k;
+    }
+    EXPECT_TRUE(findBottlenecks(r, snap).empty());
+}

@@ -1,0 +1,95 @@
+#include "core/live/bottleneck.h"
+
+#include "core/text.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace coresteer {
+
+namespace {
+
+int rankOf(const Snapshot& snap, int cpu) {
+    const auto* c = snap.topology.classOf(cpu);
+    return c ? c->rank : 0;
+}
+
+std::string rateText(double r) {
+    char buf[32];
+    if (r >= 1e4)
+        std::snprintf(buf, sizeof buf, "%.1fk/s", r / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f/s", r);
+    return buf;
+}
+
+std::string irqName(const Snapshot& snap, std::uint32_t irq) {
+    const auto* row = snap.interrupts.findIrq(irq);
+    return "IRQ " + std::to_string(irq) +
+           (row && !row->actions.empty() ? " " + text::printable(row->actions.front(), 32) : "");
+}
+
+} // namespace
+
+std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap, double hot,
+                                        double cool) {
+    std::vector<Bottleneck> out;
+    for (const auto& c : rates.cores) {
+        if (c.kernel() <= hot)
+            continue;
+        Bottleneck b;
+        b.cpu = c.cpu;
+        b.kernel = c.kernel();
+        const int rank = rankOf(snap, c.cpu);
+        std::vector<std::pair<double, int>> idle;
+        for (const auto& o : rates.cores)
+            if (o.cpu != c.cpu && o.busy() < cool && rankOf(snap, o.cpu) >= rank)
+                idle.emplace_back(o.busy() - 0.01 * (rankOf(snap, o.cpu) - rank), o.cpu);
+        if (idle.empty())
+            continue; // every comparable core is busy too: not a layout problem
+        std::sort(idle.begin(), idle.end());
+        for (const auto& [load, cpu] : idle)
+            b.idleCores.push_back(cpu);
+
+        // What fires here, busiest first.
+        std::vector<std::pair<double, std::uint32_t>> irqs;
+        for (const auto& ir : rates.irqs)
+            if (static_cast<std::size_t>(c.cpu) < ir.perCpu.size() &&
+                ir.perCpu[static_cast<std::size_t>(c.cpu)] >= 1.0)
+                irqs.emplace_back(ir.perCpu[static_cast<std::size_t>(c.cpu)], ir.irq);
+        std::sort(irqs.rbegin(), irqs.rend());
+        for (std::size_t i = 0; i < irqs.size() && i < 4; ++i)
+            b.onIt.push_back(irqName(snap, irqs[i].second) + " (" + rateText(irqs[i].first) + ")");
+        std::string rpsQueue;
+        for (const auto& nif : snap.interfaces)
+            for (const auto& q : nif.rx)
+                if (q.rpsCpus && q.rpsCpus->test(c.cpu) && !nif.isVirtual()) {
+                    const auto name =
+                        text::printable(nif.name, 16) + " rx-" + std::to_string(q.index) + " RPS";
+                    if (rpsQueue.empty())
+                        rpsQueue = name;
+                    b.onIt.push_back(name);
+                }
+
+        const int to = b.idleCores.front();
+        char pct[16];
+        std::snprintf(pct, sizeof pct, "%.0f%%", b.kernel * 100);
+        if (!irqs.empty())
+            b.suggestion = "CPU" + std::to_string(c.cpu) + " is at " + pct +
+                           " in kernel work while CPU" + std::to_string(to) + " idles: move " +
+                           irqName(snap, irqs.front().second) + " to CPU" + std::to_string(to) +
+                           ", or steer its receive processing (RPS) there.";
+        else if (!rpsQueue.empty())
+            b.suggestion = "CPU" + std::to_string(c.cpu) + " is at " + pct +
+                           " in kernel work: " + "take it out of " + rpsQueue +
+                           " and give that queue CPU" + std::to_string(to) + ".";
+        else
+            b.suggestion = "CPU" + std::to_string(c.cpu) + " is at " + pct +
+                           " in kernel work while CPU" + std::to_string(to) +
+                           " idles; nothing coresteer steers runs there (look at other IRQs).";
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+} // namespace coresteer

@@ -1,0 +1,25 @@
+// The bottleneck detector: a core above 90% in kernel work (irq + softirq + system) while
+// another core of the same or a faster class sits below 50%. It names what runs there (the
+// IRQs that fire on it, the receive queues that steer packets to it) and suggests the move.
+#pragma once
+
+#include "core/live/sample.h"
+#include "core/snapshot.h"
+
+#include <string>
+#include <vector>
+
+namespace coresteer {
+
+struct Bottleneck {
+    int cpu = -1;
+    double kernel = 0;             // irq + softirq + system share
+    std::vector<int> idleCores;    // same or faster class, below the cool line, coolest first
+    std::vector<std::string> onIt; // "IRQ 141 eth1-0 (6.4k/s)", "eth1 rx-0 RPS"
+    std::string suggestion;        // one sentence
+};
+
+std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap, double hot = 0.9,
+                                        double cool = 0.5);
+
+} // namespace coresteer
