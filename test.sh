@@ -59,6 +59,9 @@ fi
 if [ -x build/dev/tests/bench/bench_layout ]; then
     build/dev/tests/bench/bench_layout --benchmark_min_time=0.2 || failed=$((failed + 1))
 fi
+if [ -x build/dev/tests/bench/bench_live_ui ]; then
+    build/dev/tests/bench/bench_live_ui || failed=$((failed + 1))
+fi
 tests/bench/persist_hotplug.sh build/dev 21 || failed=$((failed + 1))
 tests/bench/ssh_snapshot.sh build/dev 11 || failed=$((failed + 1))
 tests/bench/sampler_cost.sh build/dev || failed=$((failed + 1))

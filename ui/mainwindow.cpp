@@ -8,6 +8,7 @@
 #include "ui/applydialog.h"
 #include "ui/connectdialog.h"
 #include "ui/coremodel.h"
+#include "ui/livepanel.h"
 #include "ui/maskgridmodel.h"
 #include "ui/maskgridview.h"
 #include "ui/settings.h"
@@ -45,7 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_cores(new CoreModel(this)), m_grid(new MaskGridModel(this)), m_undo(new QUndoStack(this)),
       m_gridView(new MaskGridView(m_grid, m_undo)), m_tree(new QTreeView),
       m_coreView(new QTableView), m_summary(new QLabel), m_warnings(new QPlainTextEdit),
-      m_cancel(new QPushButton(tr("Cancel"))), m_liveLabel(new QLabel) {
+      m_cancel(new QPushButton(tr("Cancel"))), m_liveLabel(new QLabel), m_livePanel(new LivePanel) {
     setWindowTitle(tr("coresteer"));
     resize(1100, 720);
 
@@ -69,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
     split->addWidget(top);
     auto* tabs = new QTabWidget;
     tabs->addTab(m_gridView, tr("Masks"));
+    tabs->addTab(m_livePanel, tr("Live"));
     tabs->addTab(m_tree, tr("Details"));
     split->addWidget(tabs);
     split->addWidget(m_warnings);
@@ -226,8 +228,11 @@ void MainWindow::openConnection(Connection::Spec spec) {
     });
     connect(c, &Connection::live, this, &MainWindow::showLive);
     connect(c, &Connection::liveProblem, this, [this](quint64 id, const QString& text) {
-        if (m_conn && id == m_conn->id())
-            m_liveLabel->setText(tr("Live: %1").arg(text));
+        if (!m_conn || id != m_conn->id())
+            return;
+        m_liveLabel->setText(tr("Live: %1").arg(text));
+        if (const auto* h = m_livePanel->history(); h && h->size() > 0)
+            m_livePanel->addGap(h->time(h->size() - 1)); // the views show the break
     });
     connect(c, &Connection::idle, this, [this](quint64 id) {
         if (m_conn && id == m_conn->id())
@@ -254,6 +259,7 @@ void MainWindow::showLive(quint64 id, RatesPtr rates) {
     if (!m_conn || id != m_conn->id())
         return;
     m_grid->setLive(*rates);
+    m_livePanel->addRates(*rates);
     const CoreLoad* hot = nullptr;
     for (const auto& c : rates->cores)
         if (!hot || c.busy() > hot->busy())
@@ -544,6 +550,7 @@ void MainWindow::showSnapshot(quint64 id, SnapshotPtr snap) {
     updateActions();
     if (!m_liveStarted) {
         m_liveStarted = true;
+        m_livePanel->reset(snap, settings::refreshHz());
         m_conn->startLive(settings::refreshHz(), snap);
     }
     Q_EMIT snapshotShown();

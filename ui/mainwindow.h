@@ -24,6 +24,7 @@ class QUndoStack;
 namespace coresteer::ui {
 
 class CoreModel;
+class LivePanel;
 class MaskGridModel;
 class MaskGridView;
 class SnapshotModel;
@@ -70,6 +71,7 @@ public:
     MaskGridView* gridView() const { return m_gridView; }
     QUndoStack* undoStack() const { return m_undo; }
     QPushButton* cancelButton() const { return m_cancel; }
+    LivePanel* livePanel() const { return m_livePanel; }
     ApplyDialog* applyDialog() const { return m_applyDialog; }
     QMessageBox* errorBox() const { return m_errorBox; }
     QString lastError() const { return m_lastError; }
@@ -109,6 +111,7 @@ private:
     QPlainTextEdit* m_warnings;
     QPushButton* m_cancel;
     QLabel* m_liveLabel;
+    LivePanel* m_livePanel;
     bool m_liveStarted = false;
     QMenu* m_recentPresets = nullptr;
     QAction* m_applyAction = nullptr;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 namespace coresteer {
 
@@ -41,14 +42,15 @@ std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap
         b.cpu = c.cpu;
         b.kernel = c.kernel();
         const int rank = rankOf(snap, c.cpu);
-        std::vector<std::pair<double, int>> idle;
+        // Faster classes first, then the least busy.
+        std::vector<std::tuple<int, double, int>> idle;
         for (const auto& o : rates.cores)
             if (o.cpu != c.cpu && o.busy() < cool && rankOf(snap, o.cpu) >= rank)
-                idle.emplace_back(o.busy() - 0.01 * (rankOf(snap, o.cpu) - rank), o.cpu);
+                idle.emplace_back(-rankOf(snap, o.cpu), o.busy(), o.cpu);
         if (idle.empty())
             continue; // every comparable core is busy too: not a layout problem
         std::sort(idle.begin(), idle.end());
-        for (const auto& [load, cpu] : idle)
+        for (const auto& [negRank, load, cpu] : idle)
             b.idleCores.push_back(cpu);
 
         // What fires here, busiest first.

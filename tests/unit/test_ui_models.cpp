@@ -4,6 +4,9 @@
 #include "core/collect_local.h"
 #include "ui/applydialog.h"
 #include "ui/coremodel.h"
+#include "ui/heatmapwidget.h"
+#include "ui/livepanel.h"
+#include "ui/loadcharts.h"
 #include "ui/mainwindow.h"
 #include "ui/maskgridmodel.h"
 #include "ui/snapshotmodel.h"
@@ -19,6 +22,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -266,6 +271,47 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
         if (c.cpu >= 4)
             bigSoftirq = std::max(bigSoftirq, c.softirq);
     EXPECT_GT(bigSoftirq, 0.2) << "the stack should now run on a big core";
+}
+
+// The Live tab on the demo: charts, heatmap and tables fill tick by tick.
+TEST(LivePanel, ChartsHeatmapAndTablesFollowTheDemo) {
+    MainWindow w;
+    w.resize(1280, 860);
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    auto* tabs = w.findChild<QTabWidget*>();
+    ASSERT_TRUE(tabs);
+    tabs->setCurrentWidget(panel);
+    w.show();
+    QSignalSpy live(w.connection(), &Connection::live);
+    while (live.count() < 12)
+        ASSERT_TRUE(live.wait(5000));
+    QTest::qWait(50);
+    ASSERT_TRUE(panel->history());
+    EXPECT_GE(panel->history()->size(), 12u);
+    EXPECT_EQ(panel->charts()->mode(), LoadCharts::Mode::PerCore);
+    EXPECT_EQ(panel->charts()->seriesCount(), 8 * 4);
+    EXPECT_GE(panel->charts()->pointCount(), 12);
+    EXPECT_GE(panel->heatmap()->samples(), 12);
+    // The hot core's row of the newest heatmap column is red, an idle big core's is not.
+    const auto& img = panel->heatmap()->image();
+    const QColor hot(img.pixel(img.width() - 1, 3)), idle(img.pixel(img.width() - 1, 5));
+    EXPECT_GT(hot.red(), 200);
+    EXPECT_LT(idle.red(), 100);
+    EXPECT_TRUE(panel->heatmap()
+                    ->readout(QPoint(panel->heatmap()->width() - 60, 5))
+                    .startsWith(QStringLiteral("CPU0")));
+    bool eth2Rate = false;
+    for (int r = 0; r < panel->irqTable()->rowCount(); ++r)
+        if (panel->irqTable()->item(r, 0)->text() == QStringLiteral("173"))
+            eth2Rate = panel->irqTable()->item(r, 3) &&
+                       panel->irqTable()->item(r, 4)->text() == QStringLiteral("CPU3");
+    EXPECT_TRUE(eth2Rate);
+    EXPECT_GT(panel->interfaceTable()->rowCount(), 2);
+    std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
+    ASSERT_TRUE(w.grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-live-tab.png")));
 }
 
 namespace {

@@ -1,0 +1,147 @@
+#include "ui/heatmapwidget.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace coresteer::ui {
+
+HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setMinimumHeight(80);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void HeatmapWidget::reset(int cores, int columns) {
+    m_cores = std::max(cores, 0);
+    m_columns = std::max(columns, 2);
+    m_image = QImage(m_columns, std::max(m_cores, 1), QImage::Format_RGB32);
+    m_image.fill(QColor(0x20, 0x20, 0x28));
+    m_times.clear();
+    m_values.clear();
+    update();
+}
+
+QRgb HeatmapWidget::colour(double share) {
+    const double s = std::clamp(share, 0.0, 1.0);
+    // A perceptual ramp: navy (idle), teal, yellow, orange, red (pegged).
+    static const QColor stops[] = {QColor(0x1a, 0x23, 0x7e), QColor(0x00, 0x89, 0x7b),
+                                   QColor(0xfd, 0xd8, 0x35), QColor(0xfb, 0x8c, 0x00),
+                                   QColor(0xd5, 0x00, 0x00)};
+    const double x = s * 4.0;
+    const int i = std::min(3, static_cast<int>(x));
+    const double f = x - i;
+    const auto& a = stops[i];
+    const auto& b = stops[i + 1];
+    return qRgb(static_cast<int>(a.red() + (b.red() - a.red()) * f),
+                static_cast<int>(a.green() + (b.green() - a.green()) * f),
+                static_cast<int>(a.blue() + (b.blue() - a.blue()) * f));
+}
+
+void HeatmapWidget::pushColumn(const std::vector<double>& shares, bool gap) {
+    if (m_image.isNull())
+        return;
+    // Shift every row one pixel left (memmove per scan line), then write the new column.
+    const int bpl = static_cast<int>(m_image.bytesPerLine());
+    for (int y = 0; y < m_image.height(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+        std::memmove(line, line + 1, static_cast<std::size_t>(bpl) - sizeof(QRgb));
+        line[m_columns - 1] = gap ? qRgb(0x60, 0x60, 0x60)
+                                  : colour(static_cast<std::size_t>(y) < shares.size()
+                                               ? shares[static_cast<std::size_t>(y)]
+                                               : 0.0);
+    }
+    std::vector<float> v(shares.begin(), shares.end());
+    m_values.push_back(std::move(v));
+    if (static_cast<int>(m_values.size()) > m_columns)
+        m_values.pop_front();
+    update();
+}
+
+void HeatmapWidget::addSample(const Rates& rates) {
+    std::vector<double> shares(static_cast<std::size_t>(m_cores), 0.0);
+    for (const auto& c : rates.cores)
+        if (c.cpu >= 0 && c.cpu < m_cores)
+            shares[static_cast<std::size_t>(c.cpu)] = c.busy();
+    m_times.push_back(rates.end);
+    if (static_cast<int>(m_times.size()) > m_columns)
+        m_times.pop_front();
+    pushColumn(shares, false);
+}
+
+void HeatmapWidget::addGap() {
+    m_times.push_back(m_times.empty() ? 0.0 : m_times.back());
+    if (static_cast<int>(m_times.size()) > m_columns)
+        m_times.pop_front();
+    pushColumn({}, true);
+}
+
+QRect HeatmapWidget::mapRect() const {
+    const int legend = 46, label = 40;
+    return QRect(label, 2, std::max(10, width() - label - legend), std::max(10, height() - 4));
+}
+
+QString HeatmapWidget::readout(const QPoint& pos) const {
+    const auto r = mapRect();
+    if (!r.contains(pos) || m_cores == 0 || m_values.empty())
+        return {};
+    const int cpu = std::clamp((pos.y() - r.top()) * m_cores / r.height(), 0, m_cores - 1);
+    const int col = (pos.x() - r.left()) * m_columns / r.width(); // 0 = oldest column shown
+    const int fromEnd = m_columns - 1 - col;                      // 0 = the newest sample
+    const int idx = static_cast<int>(m_values.size()) - 1 - fromEnd;
+    if (idx < 0)
+        return {};
+    const auto& v = m_values[static_cast<std::size_t>(idx)];
+    if (v.empty())
+        return tr("CPU%1: no data (the router was not reachable)").arg(cpu);
+    const double secondsAgo = m_times.back() - m_times[static_cast<std::size_t>(idx)];
+    return tr("CPU%1, %2 s ago: %3% busy")
+        .arg(cpu)
+        .arg(secondsAgo, 0, 'f', 1)
+        .arg(qRound(v[static_cast<std::size_t>(cpu)] * 100));
+}
+
+void HeatmapWidget::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().window());
+    const auto r = mapRect();
+    if (!m_image.isNull())
+        p.drawImage(r, m_image); // scaled: one sample and one core become a cell
+    p.setPen(palette().color(QPalette::WindowText));
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.8);
+    p.setFont(f);
+    // Core labels where they fit.
+    const int every = std::max(1, m_cores * 12 / std::max(r.height(), 1));
+    for (int c = 0; c < m_cores; c += every) {
+        const int y = r.top() + (2 * c + 1) * r.height() / (2 * m_cores);
+        p.drawText(QRect(0, y - 8, r.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
+                   QStringLiteral("%1").arg(c));
+    }
+    // The colour scale.
+    const QRect scale(r.right() + 10, r.top(), 12, r.height());
+    for (int y = 0; y < scale.height(); ++y) {
+        p.setPen(QColor(colour(1.0 - static_cast<double>(y) / scale.height())));
+        p.drawLine(scale.left(), scale.top() + y, scale.right(), scale.top() + y);
+    }
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(scale.right() + 2, scale.top() + 10, QStringLiteral("100%"));
+    p.drawText(scale.right() + 2, scale.bottom(), QStringLiteral("0"));
+}
+
+void HeatmapWidget::mouseMoveEvent(QMouseEvent* e) {
+    const auto text = readout(e->position().toPoint());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(e->globalPosition().toPoint(), text, this);
+}
+
+void HeatmapWidget::leaveEvent(QEvent*) {
+    QToolTip::hideText();
+}
+
+} // namespace coresteer::ui

@@ -1,0 +1,52 @@
+// Cores x time: one row per core, one column per sample, coloured by busy share, scrolling to
+// the left as samples arrive. Paints into a QImage that shifts by one column per sample, so a
+// tick costs one column of pixels whatever the width (smooth at 20 Hz with 256 cores). Hover
+// reads out the core, the time and its load; a colour scale sits on the right.
+#pragma once
+
+#include "core/live/sample.h"
+
+#include <QImage>
+#include <QWidget>
+
+#include <deque>
+#include <vector>
+
+namespace coresteer::ui {
+
+class HeatmapWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapWidget(QWidget* parent = nullptr);
+
+    // Starts over with `cores` rows, keeping `columns` samples.
+    void reset(int cores, int columns = 600);
+    void addSample(const Rates& rates);
+    void addGap();
+    int cores() const { return m_cores; }
+    int samples() const { return static_cast<int>(m_times.size()); }
+    // The colour for a busy share (0..1): dark blue through yellow to red.
+    static QRgb colour(double share);
+    // What the hover shows for a point of the widget (empty outside the map).
+    QString readout(const QPoint& pos) const;
+    const QImage& image() const { return m_image; }
+
+    QSize sizeHint() const override { return {600, 200}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent*) override;
+
+private:
+    QRect mapRect() const;
+    void pushColumn(const std::vector<double>& shares, bool gap);
+
+    int m_cores = 0, m_columns = 600;
+    QImage m_image; // m_columns x m_cores, one pixel per sample and core
+    std::deque<double> m_times;
+    std::deque<std::vector<float>> m_values; // kept for the read-out
+    QPoint m_hover{-1, -1};
+};
+
+} // namespace coresteer::ui

@@ -1,0 +1,187 @@
+#include "ui/loadcharts.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace coresteer::ui {
+
+namespace {
+
+const QColor kColours[] = {QColor(0xd3, 0x2f, 0x2f), QColor(0xff, 0x8f, 0x00),
+                           QColor(0x3b, 0x7d, 0xd8), QColor(0x7c, 0xb3, 0x42)};
+const char* kNames[] = {"irq", "softirq", "system", "user"};
+
+QChart* bareChart() {
+    auto* c = new QChart;
+    c->setMargins(QMargins(2, 2, 2, 2));
+    c->setBackgroundRoundness(0);
+    c->legend()->hide();
+    c->setAnimationOptions(QChart::NoAnimation);
+    return c;
+}
+
+} // namespace
+
+LoadCharts::LoadCharts(QWidget* parent) : QWidget(parent), m_grid(new QGridLayout(this)) {
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(2);
+}
+
+void LoadCharts::reset(int cores, const std::vector<QString>& coreLabels) {
+    m_cores = cores;
+    m_labels = coreLabels;
+    m_mode = cores <= 16 ? Mode::PerCore : Mode::OneChart;
+    build();
+}
+
+void LoadCharts::setMode(Mode m) {
+    if (m == m_mode)
+        return;
+    m_mode = m;
+    build();
+}
+
+void LoadCharts::build() {
+    while (auto* item = m_grid->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_charts.clear();
+    m_lines.clear();
+    m_one = nullptr;
+    m_oneX = nullptr;
+    if (m_mode == Mode::PerCore) {
+        const int cols = m_cores <= 4 ? m_cores : m_cores <= 8 ? 4 : 8;
+        for (int c = 0; c < m_cores; ++c) {
+            CoreChart cc;
+            auto* chart = bareChart();
+            const auto label = static_cast<std::size_t>(c) < m_labels.size()
+                                   ? m_labels[static_cast<std::size_t>(c)]
+                                   : QStringLiteral("CPU%1").arg(c);
+            chart->setTitle(label);
+            QLineSeries* lower = nullptr;
+            cc.x = new QValueAxis;
+            cc.x->setRange(-60, 0);
+            cc.x->setLabelsVisible(false);
+            auto* y = new QValueAxis;
+            y->setRange(0, 100);
+            y->setLabelsVisible(c % std::max(cols, 1) == 0);
+            y->setTickCount(3);
+            chart->addAxis(cc.x, Qt::AlignBottom);
+            chart->addAxis(y, Qt::AlignLeft);
+            for (int k = 0; k < 4; ++k) {
+                auto* upper = new QLineSeries(chart);
+                auto* area = new QAreaSeries(upper, lower);
+                area->setName(QString::fromLatin1(kNames[k]));
+                area->setColor(kColours[k]);
+                area->setBorderColor(kColours[k]);
+                chart->addSeries(area);
+                area->attachAxis(cc.x);
+                area->attachAxis(y);
+                cc.upper.push_back(upper);
+                lower = upper;
+            }
+            cc.view = new QChartView(chart);
+            cc.view->setMinimumSize(120, 90);
+            cc.view->setToolTip(tr("%1: irq (red), softirq (orange), system (blue) and user "
+                                   "(green), stacked, in %% of the core, over the last minute")
+                                    .arg(label));
+            m_grid->addWidget(cc.view, c / std::max(cols, 1), c % std::max(cols, 1));
+            m_charts.push_back(cc);
+        }
+    } else {
+        auto* chart = bareChart();
+        chart->setTitle(tr("Busy % per core"));
+        m_oneX = new QValueAxis;
+        m_oneX->setRange(-60, 0);
+        m_oneX->setTitleText(tr("seconds"));
+        auto* y = new QValueAxis;
+        y->setRange(0, 100);
+        chart->addAxis(m_oneX, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        for (int c = 0; c < m_cores; ++c) {
+            auto* s = new QLineSeries(chart);
+            s->setName(QStringLiteral("CPU%1").arg(c));
+            chart->addSeries(s);
+            s->attachAxis(m_oneX);
+            s->attachAxis(y);
+            m_lines.push_back(s);
+        }
+        m_one = new QChartView(chart);
+        m_grid->addWidget(m_one, 0, 0);
+    }
+}
+
+void LoadCharts::update(const History& h, double seconds) {
+    if (h.size() == 0)
+        return;
+    const double now = h.time(h.size() - 1);
+    std::size_t first = h.size();
+    while (first > 0 && now - h.time(first - 1) <= seconds)
+        --first;
+    // A small chart is a few hundred pixels wide: one point a second is what it can show. Every
+    // step-th sample is drawn, the newest always.
+    constexpr std::size_t kMaxPoints = 60;
+    const std::size_t step =
+        std::max<std::size_t>(1, (h.size() - first + kMaxPoints - 1) / kMaxPoints);
+    first = h.size() - 1 - ((h.size() - 1 - first) / step) * step;
+    const auto n = static_cast<qsizetype>((h.size() - first + step - 1) / step);
+    if (m_mode == Mode::PerCore) {
+        QList<QPointF> pts[4];
+        for (int c = 0; c < m_cores && static_cast<std::size_t>(c) < m_charts.size(); ++c) {
+            for (auto& p : pts) {
+                p.clear();
+                p.reserve(n);
+            }
+            for (std::size_t i = first; i < h.size(); i += step) {
+                const double x = h.time(i) - now;
+                if (h.isGap(i)) {
+                    for (auto& p : pts)
+                        p.append(QPointF(x, 0));
+                    continue;
+                }
+                const auto& s = h.core(i, c);
+                double acc = 0;
+                const std::uint16_t parts[] = {s.irq, s.softirq, s.system, s.user};
+                for (int k = 0; k < 4; ++k) {
+                    acc += s.share(parts[k]) * 100.0;
+                    pts[k].append(QPointF(x, std::min(acc, 100.0)));
+                }
+            }
+            auto& cc = m_charts[static_cast<std::size_t>(c)];
+            for (int k = 0; k < 4; ++k)
+                cc.upper[static_cast<std::size_t>(k)]->replace(pts[k]);
+            cc.x->setRange(-seconds, 0);
+        }
+    } else {
+        QList<QPointF> pts;
+        for (int c = 0; c < m_cores && static_cast<std::size_t>(c) < m_lines.size(); ++c) {
+            pts.clear();
+            pts.reserve(n);
+            for (std::size_t i = first; i < h.size(); i += step)
+                pts.append(QPointF(h.time(i) - now, h.isGap(i) ? 0 : h.core(i, c).busy() * 100));
+            m_lines[static_cast<std::size_t>(c)]->replace(pts);
+        }
+        if (m_oneX)
+            m_oneX->setRange(-seconds, 0);
+    }
+}
+
+int LoadCharts::seriesCount() const {
+    return m_mode == Mode::PerCore ? static_cast<int>(m_charts.size()) * 4
+                                   : static_cast<int>(m_lines.size());
+}
+
+int LoadCharts::pointCount() const {
+    if (m_mode == Mode::PerCore)
+        return m_charts.empty() ? 0 : static_cast<int>(m_charts.front().upper.front()->count());
+    return m_lines.empty() ? 0 : static_cast<int>(m_lines.front()->count());
+}
+
+} // namespace coresteer::ui

@@ -1,0 +1,53 @@
+// Per-core load over the last minute (Qt Charts): one small chart per core with irq, softirq,
+// system and user stacked, or one chart with a busy line per core (the choice for many cores).
+// Each series is fed by one replace() per tick from the live History.
+#pragma once
+
+#include "core/live/history.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QChart;
+class QChartView;
+class QGridLayout;
+class QLineSeries;
+class QValueAxis;
+
+namespace coresteer::ui {
+
+class LoadCharts : public QWidget {
+    Q_OBJECT
+public:
+    enum class Mode { PerCore, OneChart };
+    explicit LoadCharts(QWidget* parent = nullptr);
+
+    // Starts over for `cores` CPUs. PerCore is the default up to 16 cores.
+    void reset(int cores, const std::vector<QString>& coreLabels = {});
+    void setMode(Mode m);
+    Mode mode() const { return m_mode; }
+    // Redraws from the history: the last `seconds` of it.
+    void update(const History& h, double seconds = 60);
+    int seriesCount() const;
+    // Points in the first series (for tests).
+    int pointCount() const;
+
+private:
+    void build();
+    struct CoreChart {
+        QChartView* view = nullptr;
+        QValueAxis* x = nullptr;
+        std::vector<QLineSeries*> upper; // irq, +softirq, +system, +user
+    };
+    Mode m_mode = Mode::PerCore;
+    int m_cores = 0;
+    std::vector<QString> m_labels;
+    QGridLayout* m_grid;
+    std::vector<CoreChart> m_charts; // PerCore
+    QChartView* m_one = nullptr;     // OneChart
+    QValueAxis* m_oneX = nullptr;
+    std::vector<QLineSeries*> m_lines; // OneChart, busy per core
+};
+
+} // namespace coresteer::ui
