@@ -91,49 +91,46 @@ Rates syntheticRates(const Snapshot& s, int cores, double t) {
     return r;
 }
 
-void BM_LiveTick(benchmark::State& state) {
-    const int cores = static_cast<int>(state.range(0));
-    const auto snap = syntheticSnapshot(cores);
-    MaskGridModel grid;
-    grid.setSnapshot(snap);
-    LivePanel panel;
-    panel.resize(1280, 700);
-    panel.show();
-    panel.reset(snap, 10);
-    QImage target(1280, 700, QImage::Format_ARGB32_Premultiplied);
-    double t = 1000;
-    // A minute of history first, as a running session has.
-    for (int i = 0; i < 600; ++i)
-        panel.addRates(syntheticRates(*snap, cores, t += 0.1));
-    for (auto _ : state) {
+// A grid and a shown Live panel for `cores` CPUs, with a minute of history, as a running
+// session has.
+struct Session {
+    explicit Session(int n) : cores(n), snap(syntheticSnapshot(n)) {
+        grid.setSnapshot(snap);
+        panel.resize(1280, 700);
+        panel.show();
+        panel.reset(snap, 10);
+        for (int i = 0; i < 600; ++i)
+            panel.addRates(syntheticRates(*snap, cores, t += 0.1));
+    }
+    void tick() {
         const auto r = syntheticRates(*snap, cores, t += 0.1);
         grid.setLive(r);
         panel.addRates(r);
-        QPainter p(&target);
-        panel.render(&p);
     }
-    state.counters["cores"] = cores;
+    int cores;
+    SnapshotPtr snap;
+    MaskGridModel grid;
+    LivePanel panel;
+    double t = 1000;
+};
+
+void BM_LiveTick(benchmark::State& state) {
+    Session s(static_cast<int>(state.range(0)));
+    QImage target(1280, 700, QImage::Format_ARGB32_Premultiplied);
+    for (auto _ : state) {
+        s.tick();
+        QPainter p(&target);
+        s.panel.render(&p);
+    }
+    state.counters["cores"] = s.cores;
 }
 BENCHMARK(BM_LiveTick)->Arg(8)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 // The same without rendering: what the models and series cost apart from painting.
 void BM_LiveUpdateOnly(benchmark::State& state) {
-    const int cores = static_cast<int>(state.range(0));
-    const auto snap = syntheticSnapshot(cores);
-    MaskGridModel grid;
-    grid.setSnapshot(snap);
-    LivePanel panel;
-    panel.resize(1280, 700);
-    panel.show();
-    panel.reset(snap, 10);
-    double t = 1000;
-    for (int i = 0; i < 600; ++i)
-        panel.addRates(syntheticRates(*snap, cores, t += 0.1));
-    for (auto _ : state) {
-        const auto r = syntheticRates(*snap, cores, t += 0.1);
-        grid.setLive(r);
-        panel.addRates(r);
-    }
+    Session s(static_cast<int>(state.range(0)));
+    for (auto _ : state)
+        s.tick();
 }
 BENCHMARK(BM_LiveUpdateOnly)->Arg(8)->Arg(256)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 
