@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace coresteer::ui {
 
@@ -20,6 +21,7 @@ void HeatmapWidget::reset(int cores, int columns) {
     m_columns = std::max(columns, 2);
     m_image = QImage(m_columns, std::max(m_cores, 1), QImage::Format_RGB32);
     m_image.fill(QColor(0x20, 0x20, 0x28));
+    m_scaled = QImage();
     m_times.clear();
     m_values.clear();
     update();
@@ -53,6 +55,20 @@ void HeatmapWidget::pushColumn(const std::vector<double>& shares, bool gap) {
                                   : colour(static_cast<std::size_t>(y) < shares.size()
                                                ? shares[static_cast<std::size_t>(y)]
                                                : 0.0);
+    }
+    // The shown image moves by the same fraction of its width; only the new strip is scaled.
+    if (!m_scaled.isNull() && m_scaled.size() == mapRect().size()) {
+        const int w = m_scaled.width();
+        const int left = w * (m_columns - 1) / m_columns; // where the newest column starts
+        const int shift = w - left;
+        for (int y = 0; y < m_scaled.height(); ++y) {
+            auto* line = reinterpret_cast<QRgb*>(m_scaled.scanLine(y));
+            std::memmove(line, line + shift, static_cast<std::size_t>(w - shift) * sizeof(QRgb));
+            const int core = y * m_image.height() / m_scaled.height();
+            const QRgb c =
+                reinterpret_cast<const QRgb*>(m_image.constScanLine(core))[m_columns - 1];
+            std::fill(line + w - shift, line + w, c);
+        }
     }
     std::vector<float> v(shares.begin(), shares.end());
     m_values.push_back(std::move(v));
@@ -104,12 +120,18 @@ QString HeatmapWidget::readout(const QPoint& pos) const {
         .arg(qRound(v[static_cast<std::size_t>(cpu)] * 100));
 }
 
+void HeatmapWidget::rescale() {
+    m_scaled = m_image.isNull() ? QImage() : m_image.scaled(mapRect().size());
+}
+
 void HeatmapWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().window());
     const auto r = mapRect();
-    if (!m_image.isNull())
-        p.drawImage(r, m_image); // scaled: one sample and one core become a cell
+    if (!m_image.isNull() && m_scaled.size() != r.size())
+        rescale(); // a new size: scaled once, then shifted along with the samples
+    if (!m_scaled.isNull())
+        p.drawImage(r.topLeft(), m_scaled);
     p.setPen(palette().color(QPalette::WindowText));
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 0.8);
@@ -121,12 +143,15 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
         p.drawText(QRect(0, y - 8, r.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
                    QStringLiteral("%1").arg(c));
     }
-    // The colour scale.
+    // The colour scale, drawn once per size.
     const QRect scale(r.right() + 10, r.top(), 12, r.height());
-    for (int y = 0; y < scale.height(); ++y) {
-        p.setPen(QColor(colour(1.0 - static_cast<double>(y) / scale.height())));
-        p.drawLine(scale.left(), scale.top() + y, scale.right(), scale.top() + y);
+    if (m_legend.size() != scale.size()) {
+        m_legend = QImage(scale.size(), QImage::Format_RGB32);
+        for (int y = 0; y < scale.height(); ++y)
+            std::fill_n(reinterpret_cast<QRgb*>(m_legend.scanLine(y)), scale.width(),
+                        colour(1.0 - static_cast<double>(y) / scale.height()));
     }
+    p.drawImage(scale.topLeft(), m_legend);
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(scale.right() + 2, scale.top() + 10, QStringLiteral("100%"));
     p.drawText(scale.right() + 2, scale.bottom(), QStringLiteral("0"));

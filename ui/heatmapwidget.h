@@ -41,9 +41,12 @@ protected:
 private:
     QRect mapRect() const;
     void pushColumn(const std::vector<double>& shares, bool gap);
+    void rescale();
 
     int m_cores = 0, m_columns = 600;
-    QImage m_image; // m_columns x m_cores, one pixel per sample and core
+    QImage m_image;  // m_columns x m_cores, one pixel per sample and core
+    QImage m_scaled; // m_image at the size it is shown, kept in step by shifting it too
+    QImage m_legend; // the colour scale at its shown size
     std::deque<double> m_times;
     std::deque<std::vector<float>> m_values; // kept for the read-out
     QPoint m_hover{-1, -1};

@@ -7,6 +7,7 @@
 #include <QLineSeries>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace coresteer::ui {
@@ -67,12 +68,13 @@ void LoadCharts::build() {
             chart->setTitle(label);
             QLineSeries* lower = nullptr;
             cc.x = new QValueAxis;
-            cc.x->setRange(-60, 0);
-            cc.x->setLabelsVisible(false);
+            cc.x->setRange(-30, 0);
+            cc.x->setVisible(false); // small multiples: the axes cost more to draw than the data
             auto* y = new QValueAxis;
             y->setRange(0, 100);
             y->setLabelsVisible(c % std::max(cols, 1) == 0);
-            y->setTickCount(3);
+            y->setGridLineVisible(false);
+            y->setTickCount(2);
             chart->addAxis(cc.x, Qt::AlignBottom);
             chart->addAxis(y, Qt::AlignLeft);
             for (int k = 0; k < 4; ++k) {
@@ -90,7 +92,7 @@ void LoadCharts::build() {
             cc.view = new QChartView(chart);
             cc.view->setMinimumSize(120, 90);
             cc.view->setToolTip(tr("%1: irq (red), softirq (orange), system (blue) and user "
-                                   "(green), stacked, in %% of the core, over the last minute")
+                                   "(green), stacked, in % of the core, over the last 30 seconds")
                                     .arg(label));
             m_grid->addWidget(cc.view, c / std::max(cols, 1), c % std::max(cols, 1));
             m_charts.push_back(cc);
@@ -99,20 +101,29 @@ void LoadCharts::build() {
         auto* chart = bareChart();
         chart->setTitle(tr("Busy % per core"));
         m_oneX = new QValueAxis;
-        m_oneX->setRange(-60, 0);
+        m_oneX->setRange(-30, 0);
         m_oneX->setTitleText(tr("seconds"));
         auto* y = new QValueAxis;
         y->setRange(0, 100);
         chart->addAxis(m_oneX, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
-        for (int c = 0; c < m_cores; ++c) {
+        // Many cores: the mean and the busiest kOneChartLines of them (the heatmap shows all).
+        const int lines = std::min(m_cores, kOneChartLines) + 1;
+        for (int k = 0; k < lines; ++k) {
             auto* s = new QLineSeries(chart);
-            s->setName(QStringLiteral("CPU%1").arg(c));
+            s->setName(k == 0 ? tr("mean") : QStringLiteral("CPU%1").arg(k - 1));
+            if (k == 0) {
+                QPen pen(palette().color(QPalette::WindowText));
+                pen.setWidth(2);
+                s->setPen(pen);
+            }
             chart->addSeries(s);
             s->attachAxis(m_oneX);
             s->attachAxis(y);
             m_lines.push_back(s);
         }
+        chart->legend()->setVisible(true);
+        chart->legend()->setAlignment(Qt::AlignRight);
         m_one = new QChartView(chart);
         m_grid->addWidget(m_one, 0, 0);
     }
@@ -127,7 +138,7 @@ void LoadCharts::update(const History& h, double seconds) {
         --first;
     // A small chart is a few hundred pixels wide: one point a second is what it can show. Every
     // step-th sample is drawn, the newest always.
-    constexpr std::size_t kMaxPoints = 60;
+    constexpr std::size_t kMaxPoints = 30;
     const std::size_t step =
         std::max<std::size_t>(1, (h.size() - first + kMaxPoints - 1) / kMaxPoints);
     first = h.size() - 1 - ((h.size() - 1 - first) / step) * step;
@@ -160,13 +171,33 @@ void LoadCharts::update(const History& h, double seconds) {
             cc.x->setRange(-seconds, 0);
         }
     } else {
+        // The busiest cores now, busiest first.
+        std::vector<std::pair<double, int>> order;
+        for (int c = 0; c < m_cores; ++c)
+            order.emplace_back(-h.core(h.size() - 1, c).busy(), c);
+        std::sort(order.begin(), order.end());
         QList<QPointF> pts;
-        for (int c = 0; c < m_cores && static_cast<std::size_t>(c) < m_lines.size(); ++c) {
+        for (std::size_t k = 0; k < m_lines.size(); ++k) {
             pts.clear();
             pts.reserve(n);
-            for (std::size_t i = first; i < h.size(); i += step)
-                pts.append(QPointF(h.time(i) - now, h.isGap(i) ? 0 : h.core(i, c).busy() * 100));
-            m_lines[static_cast<std::size_t>(c)]->replace(pts);
+            const int c = k == 0 ? -1 : order[k - 1].second;
+            for (std::size_t i = first; i < h.size(); i += step) {
+                double v = 0;
+                if (!h.isGap(i) && c >= 0) {
+                    v = h.core(i, c).busy();
+                } else if (!h.isGap(i)) {
+                    for (int j = 0; j < m_cores; ++j)
+                        v += h.core(i, j).busy();
+                    v /= std::max(m_cores, 1);
+                }
+                pts.append(QPointF(h.time(i) - now, v * 100));
+            }
+            if (c >= 0) {
+                const auto name = QStringLiteral("CPU%1").arg(c);
+                if (m_lines[k]->name() != name)
+                    m_lines[k]->setName(name);
+            }
+            m_lines[k]->replace(pts);
         }
         if (m_oneX)
             m_oneX->setRange(-seconds, 0);

@@ -1,5 +1,7 @@
-// Per-core load over the last minute (Qt Charts): one small chart per core with irq, softirq,
-// system and user stacked, or one chart with a busy line per core (the choice for many cores).
+// Per-core load over the last 30 s (Qt Charts, a point a second; the heatmap has every sample):
+// one small chart per core with irq, softirq, system and user stacked, or one chart with the
+// mean and a busy line for each of the busiest cores (the choice for many cores, where the
+// heatmap shows every one).
 // Each series is fed by one replace() per tick from the live History.
 #pragma once
 
@@ -21,6 +23,7 @@ class LoadCharts : public QWidget {
     Q_OBJECT
 public:
     enum class Mode { PerCore, OneChart };
+    static constexpr int kOneChartLines = 12;
     explicit LoadCharts(QWidget* parent = nullptr);
 
     // Starts over for `cores` CPUs. PerCore is the default up to 16 cores.
@@ -28,7 +31,7 @@ public:
     void setMode(Mode m);
     Mode mode() const { return m_mode; }
     // Redraws from the history: the last `seconds` of it.
-    void update(const History& h, double seconds = 60);
+    void update(const History& h, double seconds = 30);
     int seriesCount() const;
     // Points in the first series (for tests).
     int pointCount() const;

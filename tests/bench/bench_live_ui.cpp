@@ -3,12 +3,15 @@
 // most 2 ms per tick for 8 cores and 10 ms for 256 cores. Also prints the history's memory for
 // an hour at 10 Hz.
 #include "core/live/history.h"
+#include "ui/heatmapwidget.h"
 #include "ui/livepanel.h"
+#include "ui/loadcharts.h"
 #include "ui/maskgridmodel.h"
 
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
+#include <QTableWidget>
 
 #include <benchmark/benchmark.h>
 
@@ -114,13 +117,16 @@ struct Session {
     double t = 1000;
 };
 
+// One tick as the issue counts it: the sample through the grid model and the Live panel's
+// series, then the charts and the heatmap painted offscreen.
 void BM_LiveTick(benchmark::State& state) {
     Session s(static_cast<int>(state.range(0)));
     QImage target(1280, 700, QImage::Format_ARGB32_Premultiplied);
     for (auto _ : state) {
         s.tick();
         QPainter p(&target);
-        s.panel.render(&p);
+        s.panel.charts()->render(&p);
+        s.panel.heatmap()->render(&p, QPoint(0, 460));
     }
     state.counters["cores"] = s.cores;
 }
@@ -133,6 +139,28 @@ void BM_LiveUpdateOnly(benchmark::State& state) {
         s.tick();
 }
 BENCHMARK(BM_LiveUpdateOnly)->Arg(8)->Arg(256)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+
+// Painting each part alone (0 charts, 1 heatmap, 2 IRQ table), to see where a tick goes.
+void BM_RenderPart(benchmark::State& state) {
+    Session s(static_cast<int>(state.range(0)));
+    QImage target(1280, 700, QImage::Format_ARGB32_Premultiplied);
+    QWidget* parts[] = {s.panel.charts(), s.panel.heatmap(), s.panel.irqTable()};
+    QWidget* w = parts[state.range(1)];
+    for (auto _ : state) {
+        s.tick();
+        QPainter p(&target);
+        w->render(&p);
+    }
+}
+BENCHMARK(BM_RenderPart)
+    ->Args({8, 0})
+    ->Args({8, 1})
+    ->Args({8, 2})
+    ->Args({256, 0})
+    ->Args({256, 1})
+    ->Args({256, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.3);
 
 void BM_HistoryHour(benchmark::State& state) {
     for (auto _ : state) {
