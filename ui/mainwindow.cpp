@@ -524,9 +524,18 @@ void MainWindow::showSnapshot(quint64 id, SnapshotPtr snap) {
         facts << QString::fromStdString(s.distribution).toHtmlEscaped();
     facts << tr("kernel %1").arg(QString::fromStdString(s.kernel).toHtmlEscaped());
     QStringList classes;
-    for (const auto& c : snap->topology.classes)
-        classes << QStringLiteral("%1 %2").arg(QString::fromStdString(c.name),
-                                               QString::fromStdString(c.cpus.toList()));
+    for (const auto& c : snap->topology.classes) {
+        // The class's top frequency, where cpufreq gives one.
+        std::uint32_t khz = 0;
+        for (const auto& cpu : snap->topology.cpus)
+            if (c.cpus.test(cpu.id) && cpu.maxFreqKHz)
+                khz = std::max(khz, *cpu.maxFreqKHz);
+        QString item = QStringLiteral("%1 %2").arg(QString::fromStdString(c.name),
+                                                   QString::fromStdString(c.cpus.toList()));
+        if (khz)
+            item += QStringLiteral(" (%1 GHz)").arg(khz / 1e6, 0, 'f', 1);
+        classes << item;
+    }
     facts << tr("cores: %1").arg(classes.join(QStringLiteral(", ")));
     QString text = facts.join(QStringLiteral(" &middot; "));
     for (const auto& c : detectConflicts(*snap))

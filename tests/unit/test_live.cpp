@@ -4,16 +4,20 @@
 #include "core/collect_local.h"
 #include "core/live/bottleneck.h"
 #include "core/live/history.h"
+#include "core/live/latency.h"
 #include "core/live/sample.h"
 #include "core/live/source.h"
 #include "core/live/stream.h"
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <netinet/in.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -390,4 +394,46 @@ TEST(LiveBottleneck, NamesTheHotLittleCoreWhatRunsThereAndTheMove) {
         l.idle = 1 - k;
     }
     EXPECT_TRUE(findBottlenecks(r, snap).empty());
+}
+
+TEST(Latency, GradesTheIncreaseUnderLoadLikeTheCommonTests) {
+    EXPECT_STREQ(bufferbloatGrade(0), "A+");
+    EXPECT_STREQ(bufferbloatGrade(4.9), "A+");
+    EXPECT_STREQ(bufferbloatGrade(5), "A");
+    EXPECT_STREQ(bufferbloatGrade(29.9), "A");
+    EXPECT_STREQ(bufferbloatGrade(30), "B");
+    EXPECT_STREQ(bufferbloatGrade(60), "C");
+    EXPECT_STREQ(bufferbloatGrade(199), "C");
+    EXPECT_STREQ(bufferbloatGrade(200), "D");
+    EXPECT_STREQ(bufferbloatGrade(400), "F");
+    const auto g =
+        gradeLatency({10.0, 11.0, 12.0, std::nullopt}, {50.0, 80.0, std::nullopt, 70.0, 60.0});
+    ASSERT_TRUE(g);
+    EXPECT_DOUBLE_EQ(g->idleMs, 11.0);
+    EXPECT_DOUBLE_EQ(g->loadedMs, 65.0);
+    EXPECT_DOUBLE_EQ(g->increaseMs, 54.0);
+    EXPECT_EQ(g->grade, "B");
+    EXPECT_EQ(g->lost, 1);
+    EXPECT_FALSE(gradeLatency({}, {1.0}));
+}
+
+TEST(Latency, TcpConnectTimeToALoopbackListenerAndARefusal) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(::listen(fd, 16), 0);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    const int port = ntohs(a.sin_port);
+    std::string error;
+    const auto ms = tcpConnectMs("127.0.0.1", port, 1000, &error);
+    ASSERT_TRUE(ms) << error;
+    EXPECT_GE(*ms, 0.0);
+    EXPECT_LT(*ms, 1000.0);
+    ::close(fd);
+    // Nothing listens there now: refused, with a message naming the address.
+    EXPECT_FALSE(tcpConnectMs("127.0.0.1", port, 1000, &error));
+    EXPECT_NE(error.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << error;
 }

@@ -199,7 +199,9 @@ TEST(MainWindow, OpensTheBuiltInDemoRouterOnAPrivateCopy) {
     const auto root = w.connection()->spec().root.toStdString();
     EXPECT_NE(root, "/");
     EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(root) / "proc/interrupts"));
-    EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big")), -1);
+    EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big 4-7 (2.3 GHz)")), -1)
+        << w.summaryText().toStdString();
+    EXPECT_NE(w.summaryText().indexOf(QStringLiteral("LITTLE 0-3 (1.8 GHz)")), -1);
 }
 
 // The demo is alive: its live load shows in the grid and the status bar, the hot core is a
