@@ -282,15 +282,8 @@ INSTANTIATE_TEST_SUITE_P(Servers, UiSsh, ::testing::Values(Server::OpenSsh, Serv
 
 // A port that accepts TCP connections and never says a word: the SSH handshake waits there.
 TEST(UiSshSilentRouter, WindowStaysLiveAndCancelStopsTheConnection) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    ASSERT_GE(fd, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    ASSERT_EQ(::listen(fd, 4), 0);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    test::LoopbackListener silent;
+    ASSERT_GT(silent.port, 0);
 
     ScriptedPrompts prompts;
     MainWindow w;
@@ -298,7 +291,7 @@ TEST(UiSshSilentRouter, WindowStaysLiveAndCancelStopsTheConnection) {
     Connection::Spec s;
     s.ssh = true;
     s.target.host = "127.0.0.1";
-    s.target.port = ntohs(a.sin_port);
+    s.target.port = silent.port;
     s.target.user = "nobody";
     s.target.configFile = "none";
     s.target.knownHostsFile = (kDir / "silent_known_hosts").string();
@@ -329,7 +322,6 @@ TEST(UiSshSilentRouter, WindowStaysLiveAndCancelStopsTheConnection) {
     std::printf("cancel of a connection waiting for the SSH banner took %lld ms\n",
                 static_cast<long long>(ms));
     EXPECT_LT(ms, 2000); // behaviour, with room: long before the 10 s connect timeout
-    ::close(fd);
 }
 
 int main(int argc, char** argv) {

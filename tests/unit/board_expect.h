@@ -2,14 +2,18 @@
 #pragma once
 
 #include <algorithm>
+#include <arpa/inet.h>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <netinet/in.h>
 #include <sstream>
 #include <string>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace coresteer::test {
@@ -102,5 +106,30 @@ inline BoardExpect readExpect(const std::string& board) {
     }
     return x;
 }
+
+// A TCP listener on 127.0.0.1 on a free port that never accepts: the kernel completes
+// handshakes up to the backlog, and nothing is ever said. Closed with the object.
+struct LoopbackListener {
+    int fd = -1;
+    int port = 0;
+    LoopbackListener() {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+            ::listen(fd, 16) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+            port = ntohs(a.sin_port);
+    }
+    ~LoopbackListener() { close(); }
+    void close() {
+        if (fd >= 0)
+            ::close(fd);
+        fd = -1;
+    }
+    LoopbackListener(const LoopbackListener&) = delete;
+    LoopbackListener& operator=(const LoopbackListener&) = delete;
+};
 
 } // namespace coresteer::test

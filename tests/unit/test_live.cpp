@@ -418,22 +418,15 @@ TEST(Latency, GradesTheIncreaseUnderLoadLikeTheCommonTests) {
 }
 
 TEST(Latency, TcpConnectTimeToALoopbackListenerAndARefusal) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    ASSERT_EQ(::listen(fd, 16), 0);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    const int port = ntohs(a.sin_port);
+    test::LoopbackListener l;
+    ASSERT_GT(l.port, 0);
     std::string error;
-    const auto ms = tcpConnectMs("127.0.0.1", port, 1000, &error);
+    const auto ms = tcpConnectMs("127.0.0.1", l.port, 1000, &error);
     ASSERT_TRUE(ms) << error;
     EXPECT_GE(*ms, 0.0);
     EXPECT_LT(*ms, 1000.0);
-    ::close(fd);
+    l.close();
     // Nothing listens there now: refused, with a message naming the address.
-    EXPECT_FALSE(tcpConnectMs("127.0.0.1", port, 1000, &error));
-    EXPECT_NE(error.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << error;
+    EXPECT_FALSE(tcpConnectMs("127.0.0.1", l.port, 1000, &error));
+    EXPECT_NE(error.find("127.0.0.1:" + std::to_string(l.port)), std::string::npos) << error;
 }
