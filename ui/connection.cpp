@@ -283,7 +283,8 @@ template <typename Fn> void Connection::post(const QString& what, Fn&& fn) {
             if (m_stop->load()) {
                 Q_EMIT failed(m_id, what, tr("Stopped."), false);
             } else {
-                if (m_spec.ssh && !m_router->session()->isConnected())
+                const bool connecting = m_spec.ssh && !m_router->session()->isConnected();
+                if (connecting)
                     Q_EMIT progress(
                         m_id,
                         tr("Connecting to %1 ...").arg(QString::fromStdString(m_router->where())));
@@ -293,6 +294,10 @@ template <typename Fn> void Connection::post(const QString& what, Fn&& fn) {
                     Q_EMIT failed(m_id, QStringLiteral("connect"), QString::fromStdString(error),
                                   changed);
                 } else {
+                    if (connecting)
+                        Q_EMIT reached(m_id,
+                                       QString::fromStdString(m_router->session()->resolvedHost()),
+                                       m_router->session()->resolvedPort());
                     fn();
                 }
             }

@@ -96,6 +96,8 @@ Q_SIGNALS:
     // `hostKeyChanged` marks the one failure that needs its own blocking error.
     void failed(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
     void idle(quint64 id);
+    // The SSH connection is up: the address it reached (after ssh_config), for latency probes.
+    void reached(quint64 id, const QString& host, int port);
     void live(quint64 id, coresteer::ui::RatesPtr rates);
     // The sampler could not read the router this tick (it retries at the next).
     void liveProblem(quint64 id, const QString& message);

@@ -227,6 +227,10 @@ void MainWindow::openConnection(Connection::Spec spec) {
             statusBar()->showMessage(text);
     });
     connect(c, &Connection::live, this, &MainWindow::showLive);
+    connect(c, &Connection::reached, this, [this](quint64 id, const QString& host, int port) {
+        if (m_conn && id == m_conn->id())
+            m_livePanel->setProbeTarget(host, port);
+    });
     connect(c, &Connection::liveProblem, this, [this](quint64 id, const QString& text) {
         if (!m_conn || id != m_conn->id())
             return;
@@ -247,6 +251,8 @@ void MainWindow::openConnection(Connection::Spec spec) {
     m_lastError.clear();
     m_liveStarted = false;
     m_liveLabel->clear();
+    m_livePanel->stopTest();
+    m_livePanel->setProbeTarget({}, 0); // until an SSH connection says where it reached
     m_grid->setCpuLoad({});
     refresh();
 }

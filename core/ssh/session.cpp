@@ -439,6 +439,8 @@ bool Session::connect() {
         return false;
     }
     ssh_set_blocking(m_impl->s(), 1);
+    m_resolvedHost = m_impl->host();
+    m_resolvedPort = m_impl->port();
     return true;
 }
 

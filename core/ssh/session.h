@@ -88,6 +88,9 @@ public:
 
     const Error& error() const { return m_error; }
     const Target& target() const { return m_target; }
+    // Host and port as connected to, after ssh_config (HostName, Port); empty before connect.
+    const std::string& resolvedHost() const { return m_resolvedHost; }
+    int resolvedPort() const { return m_resolvedPort; }
     const HostKey& hostKey() const { return m_hostKey; }
     // The key in known_hosts when it differs from the offered one.
     const std::optional<HostKey>& knownHostKey() const { return m_knownKey; }
@@ -142,6 +145,8 @@ private:
     std::optional<HostKey> m_knownKey;
     std::vector<std::string> m_offered;
     std::string m_authMethod;
+    std::string m_resolvedHost;
+    int m_resolvedPort = 0;
     std::atomic<bool> m_stop{false};
     std::uint64_t m_payloadIn = 0, m_payloadOut = 0;
 };

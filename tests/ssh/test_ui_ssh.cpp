@@ -4,6 +4,7 @@
 #include "../unit/board_expect.h"
 #include "core/snapshot_detail.h"
 #include "ui/applydialog.h"
+#include "ui/livepanel.h"
 #include "ui/mainwindow.h"
 #include "ui/maskgridmodel.h"
 #include "ui/maskgridview.h"
@@ -272,6 +273,29 @@ TEST_P(UiSsh, ChangedHostKeyIsABlockingErrorAndNothingIsSent) {
     EXPECT_EQ(slurp(m_tmp / "known_hosts"), knownBefore);
     EXPECT_FALSE(m_window.gridModel()->snapshot());
     EXPECT_FALSE(fs::exists(m_root / "tmp/coresteer"));
+}
+
+// The Live tab over SSH: live load from the sampler, and a short bufferbloat test that probes
+// the server's port and grades the latency (loopback: an A+).
+TEST_P(UiSsh, LiveViewAndBufferbloatTestOverSsh) {
+    std::ofstream(m_root / "proc/uptime") << "100.00 50.00\n";
+    connectAndShow();
+    QSignalSpy live(m_window.connection(), &Connection::live);
+    auto* panel = m_window.livePanel();
+    ASSERT_TRUE(panel->testButton()->isEnabled()) << "no probe target after connecting";
+    panel->startTest();
+    // The fixture's counters stand still; the clock moves, so each tick is a sample.
+    for (int i = 1; i <= 5; ++i) {
+        std::ofstream(m_root / "proc/uptime.new") << 100 + i << ".00 50.00\n";
+        fs::rename(m_root / "proc/uptime.new", m_root / "proc/uptime");
+        live.wait(1000);
+    }
+    EXPECT_GE(live.count(), 2);
+    QTest::qWait(3500);
+    panel->stopTest();
+    EXPECT_GT(panel->probes(), 20);
+    EXPECT_TRUE(panel->gradeText().contains(QStringLiteral("grade A+")))
+        << panel->gradeText().toStdString();
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, UiSsh, ::testing::Values(Server::OpenSsh, Server::Dropbear),
