@@ -24,10 +24,14 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
+#include <sstream>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace coresteer;
@@ -296,6 +300,72 @@ TEST_P(UiSsh, LiveViewAndBufferbloatTestOverSsh) {
     EXPECT_GT(panel->probes(), 20);
     EXPECT_TRUE(panel->gradeText().contains(QStringLiteral("grade A+")))
         << panel->gradeText().toStdString();
+}
+
+namespace {
+
+// The sampler awk of this test (found by the root in its environment) and the server process
+// that runs it for the connection.
+std::vector<pid_t> samplerAndSession(const fs::path& root) {
+    std::vector<pid_t> out;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        const auto name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream env(e.path() / "environ", std::ios::binary);
+        std::string all((std::istreambuf_iterator<char>(env)), std::istreambuf_iterator<char>());
+        if (all.find("CORESTEER_ROOT=" + root.string() + '\0') == std::string::npos)
+            continue;
+        std::ifstream stat(e.path() / "stat");
+        std::string st;
+        std::getline(stat, st);
+        const auto rest = st.substr(st.rfind(')') + 2);
+        std::istringstream f(rest);
+        std::string state;
+        pid_t ppid = 0;
+        f >> state >> ppid;
+        out.push_back(std::stoi(name));
+        out.push_back(ppid);
+    }
+    return out;
+}
+
+} // namespace
+
+// The router goes away mid-session (its SSH session and sampler are killed): the live view
+// reports it, leaves a gap, reconnects by itself and carries on.
+TEST_P(UiSsh, LiveViewReconnectsAfterTheSessionDies) {
+    std::ofstream(m_root / "proc/uptime") << "200.00 50.00\n";
+    std::atomic<bool> stop{false};
+    std::thread clock([&] { // the router's clock moves on
+        for (int i = 1; !stop.load(); ++i) {
+            std::ofstream(m_root / "proc/uptime.new") << 200 + i * 0.1 << " 50.00\n";
+            fs::rename(m_root / "proc/uptime.new", m_root / "proc/uptime");
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    });
+    connectAndShow();
+    QSignalSpy live(m_window.connection(), &Connection::live);
+    QSignalSpy problem(m_window.connection(), &Connection::liveProblem);
+    while (live.count() < 3)
+        ASSERT_TRUE(live.wait(5000));
+    const auto victims = samplerAndSession(m_root);
+    ASSERT_EQ(victims.size(), 2u) << "the sampler and its session";
+    for (auto p : victims)
+        ::kill(p, SIGKILL);
+    ASSERT_TRUE(problem.wait(5000)) << "the break was not reported";
+    live.clear();
+    while (live.count() < 3)
+        ASSERT_TRUE(live.wait(10000)) << "no samples after the break";
+    stop = true;
+    clock.join();
+    const auto* h = m_window.livePanel()->history();
+    ASSERT_TRUE(h);
+    bool gap = false;
+    for (std::size_t i = 0; i < h->size(); ++i)
+        gap = gap || h->isGap(i);
+    EXPECT_TRUE(gap);
+    EXPECT_NE(samplerAndSession(m_root), victims); // a new sampler, in a new session
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, UiSsh, ::testing::Values(Server::OpenSsh, Server::Dropbear),
