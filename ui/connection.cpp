@@ -160,6 +160,7 @@ struct Connection::Live {
     std::unique_ptr<DemoLoad> demo;
     std::optional<Sample> last;
     QElapsedTimer clock;
+    QElapsedTimer sinceProblem; // a router that cannot be sampled is asked again every 2 s
     bool problem = false;
 };
 
@@ -233,6 +234,8 @@ void Connection::liveTick() {
     auto& l = *m_live;
     if (m_stop->load())
         return;
+    if (l.problem && l.sinceProblem.isValid() && l.sinceProblem.elapsed() < 2000)
+        return; // no channel or process churn on a router that cannot be sampled now
     std::string error;
     if (l.demo) {
         const double dt = static_cast<double>(l.clock.restart()) / 1000.0;
@@ -246,6 +249,7 @@ void Connection::liveTick() {
             if (!l.problem)
                 Q_EMIT liveProblem(m_id, QString::fromStdString(error));
             l.problem = true;
+            l.sinceProblem.start();
             return;
         }
         l.source = m_router->isRemote()
@@ -257,6 +261,7 @@ void Connection::liveTick() {
         if (!l.problem)
             Q_EMIT liveProblem(m_id, QString::fromStdString(error));
         l.problem = true;
+        l.sinceProblem.start();
         if (m_router->isRemote() && !m_router->session()->isConnected())
             l.source.reset(); // reconnect at the next tick (the router may be rebooting)
         l.last.reset();       // a gap in the history, not a rate across it

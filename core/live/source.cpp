@@ -78,8 +78,14 @@ public:
             if (!data)
                 return fail(m_session.error().message);
             std::string why;
-            if (!m_decoder.feed(*data, ticks, &why))
-                return fail(why);
+            if (!m_decoder.feed(*data, ticks, &why)) {
+                if (!m_decoder.unreadable())
+                    return fail(why);
+                // The router lacks a file: the sampler is fine, and stays for the next tick.
+                if (error)
+                    *error = why;
+                return std::nullopt;
+            }
             if (ticks.empty() && std::chrono::steady_clock::now() > deadline)
                 return fail("the sampler did not answer within " + std::to_string(m_timeoutMs) +
                             " ms");

@@ -105,6 +105,7 @@ std::string makeSamplerCommand(const std::string& root) {
 bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
                          std::string* error) {
     m_bytes += data.size();
+    m_unreadable = false;
     m_buf.append(data);
     std::size_t start = 0;
     while (true) {
@@ -143,6 +144,7 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, st
         return fail("empty line");
     const char op = l.front();
     if (op == 'X' && l.size() > 2 && l[1] == ' ') {
+        m_unreadable = true;
         if (error)
             *error = "the router cannot read " + text::printable(l.substr(2), 200);
         return false;

@@ -41,6 +41,9 @@ public:
     bool feed(std::string_view data, std::vector<SampleTexts>& ticks, std::string* error);
     // Bytes fed so far.
     std::uint64_t bytes() const { return m_bytes; }
+    // The last failure was the sampler saying a file is unreadable (an X record): the sampler
+    // itself is fine and can be asked again.
+    bool unreadable() const { return m_unreadable; }
 
 private:
     struct Line {
@@ -54,6 +57,7 @@ private:
     std::map<std::string, Line, std::less<>> m_lines;
     std::string m_uptime;
     bool m_inTick = false;
+    bool m_unreadable = false;
     std::uint64_t m_lineNo = 0, m_order = 0, m_bytes = 0;
 };
 
