@@ -574,12 +574,17 @@ TEST_F(Vm, LiveSamplerSeesTheLayoutAndAgreesWithTheGuest) {
         for (std::size_t c = 0; c < perCpu.size(); ++c)
             (c == 1 ? onCpu1 : elsewhere) += perCpu[c];
     std::printf("[ vm ] eth1 input interrupts: %.0f on CPU1, %.0f elsewhere\n", onCpu1, elsewhere);
-    EXPECT_GT(onCpu1, 100);
+    // Under a flood NAPI keeps polling and few interrupts fire at all: the issue asks that they
+    // are non-zero where the layout put them, and nowhere else.
+    EXPECT_GT(onCpu1, 0);
     EXPECT_EQ(elsewhere, 0);
     // Per-core busy over the whole window: the sampler's first and last samples against the
     // guest's own /proc/stat, read before and after through OpenSSH.
     const auto r = computeRates(*first, last);
     ASSERT_TRUE(r);
+    // The receive work ran on CPU1 (NET_RX raised there by eth1's poll).
+    ASSERT_GT(r->netRx.size(), 1u);
+    EXPECT_GT(r->netRx[1], 0.0);
     const auto guestBusy = busyBetween(statBefore, statAfter);
     for (const auto& c : r->cores) {
         ASSERT_TRUE(guestBusy.count(c.cpu));
