@@ -473,7 +473,9 @@ std::map<int, double> busyBetween(const std::string& a, const std::string& b) {
     return out;
 }
 
-// UDP datagrams to the guest's eth1 from inside the test's namespace, until stopped.
+// UDP datagrams to the guest's eth1 from inside the test's namespace, until stopped. 10.201.1.2
+// exists only on the tap that router.sh made in the namespace netns.sh created for this test
+// (router.sh refuses to start in a namespace with any other interface), so nothing leaves it.
 class Traffic {
 public:
     Traffic() {
