@@ -1,5 +1,4 @@
 // SSH against a real OpenSSH sshd and a real dropbear on 127.0.0.1 (tests/ssh/servers.sh).
-#include "../unit/board_expect.h"
 #include "core/collect_local.h"
 #include "core/collect_remote.h"
 #include "core/layout/apply.h"
@@ -10,6 +9,7 @@
 #include "core/snapshot_detail.h"
 #include "core/snapshot_json.h"
 #include "core/ssh/session.h"
+#include "servers_env.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -31,36 +31,12 @@
 using namespace coresteer;
 using namespace coresteer::ssh;
 namespace fs = std::filesystem;
-using coresteer::test::slurp;
+using namespace coresteer::test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 const fs::path kDir = fs::path(CORESTEER_TEST_TMP) / "sshd";
-std::map<std::string, std::string> g_env;
-
-std::string env(const std::string& k) {
-    return g_env.at(k);
-}
-
-class Servers : public ::testing::Environment {
-public:
-    void SetUp() override {
-        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) +
-                                "/tests/ssh/servers.sh start '" + kDir.string() + "'";
-        ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-        Diagnostics d;
-        g_env = detail::parseShellAssignments(slurp(kDir / "env"), d, "env");
-        ASSERT_TRUE(d.empty());
-        ::unsetenv("SSH_AUTH_SOCK"); // the agent path is tested with an agent of our own
-    }
-    void TearDown() override {
-        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) + "/tests/ssh/servers.sh stop '" +
-                                kDir.string() + "'";
-        (void)std::system(cmd.c_str());
-    }
-};
-
 // Answers from a script, and remembers what it was asked.
 class ScriptedPrompter : public Prompter {
 public:
@@ -91,8 +67,6 @@ public:
     }
     HostKey lastKey;
 };
-
-enum class Server { OpenSsh, Dropbear };
 
 class Ssh : public ::testing::TestWithParam<Server> {
 protected:
@@ -421,11 +395,6 @@ fs::path writableBoard(const fs::path& dir, const std::string& board) {
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     (void)std::system(("chmod -R a+rwX '" + dir.string() + "'").c_str());
     return root;
-}
-
-std::string firstLine(const fs::path& p) {
-    auto s = slurp(p);
-    return s.substr(0, s.find('\n'));
 }
 
 } // namespace
@@ -794,7 +763,7 @@ TEST(SshCli, PersistUnpersistConfirmAnswerInJson) {
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    ::testing::AddGlobalTestEnvironment(new Servers);
+    ::testing::AddGlobalTestEnvironment(new Servers(kDir));
     std::signal(SIGPIPE, SIG_IGN);
     return RUN_ALL_TESTS();
 }

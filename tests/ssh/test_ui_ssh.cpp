@@ -1,8 +1,8 @@
 // The desktop app against a real OpenSSH sshd and a real dropbear on 127.0.0.1, clicked as a
 // user would: edit the grid, recommend, apply, keep or let it revert, make persistent; a changed
 // host key; a router that never answers, and the Cancel button.
-#include "../unit/board_expect.h"
 #include "core/snapshot_detail.h"
+#include "servers_env.h"
 #include "ui/applydialog.h"
 #include "ui/livepanel.h"
 #include "ui/mainwindow.h"
@@ -37,31 +37,11 @@
 using namespace coresteer;
 using namespace coresteer::ui;
 namespace fs = std::filesystem;
-using coresteer::test::slurp;
+using namespace coresteer::test;
 
 namespace {
 
 const fs::path kDir = fs::path(CORESTEER_TEST_TMP) / "ui_sshd";
-std::map<std::string, std::string> g_env;
-
-class Servers : public ::testing::Environment {
-public:
-    void SetUp() override {
-        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) +
-                                "/tests/ssh/servers.sh start '" + kDir.string() + "'";
-        ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-        Diagnostics d;
-        g_env = detail::parseShellAssignments(slurp(kDir / "env"), d, "env");
-        ASSERT_TRUE(d.empty());
-        ::unsetenv("SSH_AUTH_SOCK");
-    }
-    void TearDown() override {
-        const std::string cmd = std::string(CORESTEER_SOURCE_DIR) + "/tests/ssh/servers.sh stop '" +
-                                kDir.string() + "'";
-        (void)std::system(cmd.c_str());
-    }
-};
-
 // Answers the connection's questions from a script, and counts them.
 class ScriptedPrompts : public Prompts {
 public:
@@ -75,13 +55,6 @@ public:
         return std::nullopt;
     }
 };
-
-enum class Server { OpenSsh, Dropbear };
-
-std::string firstLine(const fs::path& p) {
-    auto s = slurp(p);
-    return s.substr(0, s.find('\n'));
-}
 
 class UiSsh : public ::testing::TestWithParam<Server> {
 protected:
@@ -100,16 +73,15 @@ protected:
         m_window.setPrompts(&m_prompts);
     }
     int port() const {
-        return std::stoi(
-            g_env.at(GetParam() == Server::OpenSsh ? "CS_SSHD_PORT" : "CS_DROPBEAR_PORT"));
+        return std::stoi(env(GetParam() == Server::OpenSsh ? "CS_SSHD_PORT" : "CS_DROPBEAR_PORT"));
     }
     Connection::Spec spec(int p = 0) const {
         Connection::Spec s;
         s.ssh = true;
         s.target.host = "127.0.0.1";
         s.target.port = p ? p : port();
-        s.target.user = g_env.at("CS_SSH_USER");
-        s.target.identityFile = g_env.at("CS_CLIENT_KEY");
+        s.target.user = env("CS_SSH_USER");
+        s.target.identityFile = env("CS_CLIENT_KEY");
         s.target.knownHostsFile = (m_tmp / "known_hosts").string();
         s.target.sshDir = (m_tmp / "sshdir").string();
         s.target.configFile = "none";
@@ -255,7 +227,7 @@ TEST_P(UiSsh, ApplyWithoutKeepIsRevertedByTheRouter) {
 
 TEST_P(UiSsh, ChangedHostKeyIsABlockingErrorAndNothingIsSent) {
     // known_hosts holds another key for this host and port.
-    const auto key = slurp(g_env.at("CS_OTHER_HOST_KEY") + ".pub");
+    const auto key = slurp(env("CS_OTHER_HOST_KEY") + ".pub");
     std::ofstream(m_tmp / "known_hosts")
         << "[127.0.0.1]:" << port() << " " << key.substr(0, key.rfind(' ')) << "\n";
     const auto knownBefore = slurp(m_tmp / "known_hosts");
@@ -425,6 +397,6 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("coresteer-tests"));
     QApplication::setApplicationName(QStringLiteral("ui_ssh_tests"));
     ::testing::InitGoogleTest(&argc, argv);
-    ::testing::AddGlobalTestEnvironment(new Servers);
+    ::testing::AddGlobalTestEnvironment(new Servers(kDir));
     return RUN_ALL_TESTS();
 }
