@@ -6,6 +6,7 @@
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
+#include "core/live/recording.h"
 #include "core/live/source.h"
 #include "core/router.h"
 #include "core/snapshot_json.h"
@@ -25,6 +26,8 @@
 #include <thread>
 
 namespace coresteer {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -65,12 +68,17 @@ commands:
                                   there (a preset made on another board says so); apply and diff
                                   take preset files as LAYOUT too
   revert TARGET [--json]          restore what the last apply replaced, now
-  monitor TARGET [--rate HZ] [--duration S] [--csv | --json]
+  monitor TARGET [--rate HZ] [--duration S] [--csv | --json] [--record FILE]
                                   live per-core load, per-IRQ rates and interface throughput,
                                   HZ samples a second (1-20, default 10) for S seconds (default
                                   10; 0 until interrupted), over one SSH channel. --csv prints
                                   "uptime,metric,target,cpu,value" rows, --json one object per
-                                  sample
+                                  sample. --record saves the snapshot, the layout in force and
+                                  every sample in FILE, a recording the GUI replays
+  recording summary FILE [--json] per-core peak and mean load, throughput and the bufferbloat
+                                  grade of a recording
+  recording csv FILE              one CSV row per sample of a recording
+  recording compare BEFORE AFTER  two recordings side by side
   --help                          this text
   --version                       the version
 
@@ -94,6 +102,7 @@ struct Options {
     bool noSteeringOverride = false, disableIrqbalance = false, csv = false;
     int revertAfter = 60, rate = 10;
     double duration = 10;
+    std::string record;
     std::vector<std::string> positional; // after the target
 };
 
@@ -152,6 +161,9 @@ bool parseOptions(const std::vector<std::string>& args, std::size_t positionals,
                 o.rate = static_cast<int>(n);
             else
                 o.duration = n;
+        } else if (a == "--record") {
+            if (!value(o.record, "a file"))
+                return false;
         } else if (a == "--root") {
             if (!value(o.root, "a directory"))
                 return false;
@@ -758,11 +770,22 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (!r)
         return 2;
     std::string error;
-    // The snapshot names the IRQs in the text output.
+    // The snapshot names the IRQs in the text output, and starts a recording.
     Snapshot snap;
-    if (!o.csv && !o.json)
-        if (const auto b = (*r)->collect(&error))
+    std::unique_ptr<RecordingWriter> recording;
+    if ((!o.csv && !o.json) || !o.record.empty()) {
+        const auto b = (*r)->collect(&error);
+        if (b)
             snap = buildSnapshot(*b);
+        else if (!o.record.empty()) {
+            err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+            return 2;
+        }
+        if (!o.record.empty())
+            recording = std::make_unique<RecordingWriter>(
+                RecordingInfo{(*r)->where(), utcTimestamp(), o.rate, writeCapture(*b),
+                              jsonText(toJson(currentLayout(snap)))});
+    }
     auto src = (*r)->isRemote() ? sshSampleSource(*(*r)->session(), (*r)->root())
                                 : localSampleSource((*r)->root());
     auto prev = src->next(&error);
@@ -770,6 +793,12 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
         return 2;
     }
+    const auto clockStart = std::chrono::steady_clock::now();
+    auto seconds = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - clockStart).count();
+    };
+    if (recording)
+        recording->sample(0, src->lastTexts());
     if (o.csv)
         out << "uptime,metric,target,cpu,value\n";
     g_interrupted = false;
@@ -787,11 +816,15 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         auto cur = src->next(&error);
         if (!cur) {
             err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+            if (recording)
+                recording->gap(seconds());
             if (++failures >= 3)
                 break;
             continue;
         }
         failures = 0;
+        if (recording)
+            recording->sample(seconds(), src->lastTexts());
         if (const auto rates = computeRates(*prev, *cur)) {
             printRates(o, *rates, snap, out);
             ++samples;
@@ -802,7 +835,135 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     std::signal(SIGTERM, oldTerm);
     if (!o.csv && !o.json)
         err << samples << " samples, " << src->bytesIn() << " bytes from the router\n";
+    if (recording && !saveRecording(*recording, o.record, &error)) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    }
     return failures >= 3 ? 2 : 0;
+}
+
+int recordingCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const std::string what = args.empty() ? "" : args[0];
+    std::vector<std::string> files;
+    bool json = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--json")
+            json = true;
+        else if (!args[i].empty() && args[i][0] == '-')
+            return usageError(err, "unknown option '" + args[i] + "'");
+        else
+            files.push_back(args[i]);
+    }
+    const std::size_t wanted = what == "compare" ? 2 : 1;
+    if ((what != "summary" && what != "csv" && what != "compare") || files.size() != wanted)
+        return usageError(err, "recording needs summary FILE, csv FILE or compare BEFORE AFTER");
+    std::vector<Recording> recs;
+    std::vector<RecordingSummary> sums;
+    for (const auto& f : files) {
+        std::string error;
+        auto rec = loadRecording(f, &error);
+        std::optional<RecordingSummary> sum;
+        if (rec && what != "csv")
+            sum = summarize(*rec, &error);
+        if (!rec || (what != "csv" && !sum)) {
+            err << "coresteer-cli: " << error << "\n";
+            return 2;
+        }
+        recs.push_back(std::move(*rec));
+        if (sum)
+            sums.push_back(std::move(*sum));
+    }
+    if (what == "csv") {
+        std::string error;
+        const auto csv = recordingCsv(recs[0], &error);
+        if (!csv) {
+            err << "coresteer-cli: " << files[0] << ": " << error << "\n";
+            return 2;
+        }
+        out << *csv;
+        return 0;
+    }
+    if (what == "compare") {
+        out << compareSummaries(sums[0], sums[1], fs::path(files[0]).filename().string(),
+                                fs::path(files[1]).filename().string());
+        return 0;
+    }
+    const auto& s = sums[0];
+    const auto& info = recs[0].info;
+    if (json) {
+        nlohmann::json j = {{"label", info.label},
+                            {"started", info.started},
+                            {"hz", info.hz},
+                            {"seconds", s.seconds},
+                            {"ticks", s.ticks},
+                            {"gaps", s.gaps},
+                            {"probes", s.probes},
+                            {"cores", nlohmann::json::array()},
+                            {"interfaces", nlohmann::json::array()}};
+        for (const auto& c : s.cores)
+            j["cores"].push_back({{"cpu", c.cpu},
+                                  {"busy_peak", c.peak},
+                                  {"busy_mean", c.mean},
+                                  {"kernel_peak", c.kernelPeak},
+                                  {"kernel_mean", c.kernelMean}});
+        for (const auto& n : s.interfaces)
+            j["interfaces"].push_back({{"name", n.name},
+                                       {"rx_bps_peak", n.rxPeak},
+                                       {"rx_bps_mean", n.rxMean},
+                                       {"tx_bps_peak", n.txPeak},
+                                       {"tx_bps_mean", n.txMean}});
+        if (s.downMean)
+            j["load_generator"] = {{"down_bps_mean", *s.downMean},
+                                   {"down_bps_peak", *s.downPeak},
+                                   {"up_bps_mean", *s.upMean},
+                                   {"up_bps_peak", *s.upPeak}};
+        if (s.latency)
+            j["latency"] = {{"idle_ms", s.latency->idleMs},
+                            {"loaded_ms", s.latency->loadedMs},
+                            {"increase_ms", s.latency->increaseMs},
+                            {"grade", s.latency->grade},
+                            {"lost", s.latency->lost}};
+        out << jsonText(j) << "\n";
+        return 0;
+    }
+    out << text::printable(info.label, 80) << ", " << text::printable(info.started, 40) << ": "
+        << s.ticks << " samples over " << static_cast<long long>(s.seconds) << " s at " << info.hz
+        << " Hz";
+    if (s.gaps)
+        out << ", " << s.gaps << " gaps";
+    out << "\n";
+    char line[160];
+    for (const auto& c : s.cores) {
+        std::snprintf(line, sizeof line,
+                      "cpu%-4d busy peak %5.1f %%  mean %5.1f %%   irq+softirq+system peak %5.1f "
+                      "%%  mean %5.1f %%\n",
+                      c.cpu, c.peak * 100, c.mean * 100, c.kernelPeak * 100, c.kernelMean * 100);
+        out << line;
+    }
+    for (const auto& n : s.interfaces) {
+        std::snprintf(line, sizeof line,
+                      "%-12s rx peak %8.1f  mean %8.1f Mb/s   tx peak %8.1f  mean %8.1f Mb/s\n",
+                      text::printable(n.name, 12).c_str(), n.rxPeak / 1e6, n.rxMean / 1e6,
+                      n.txPeak / 1e6, n.txMean / 1e6);
+        out << line;
+    }
+    if (s.downMean) {
+        std::snprintf(line, sizeof line,
+                      "load generator: down mean %.1f Mb/s (peak %.1f), up mean %.1f Mb/s (peak "
+                      "%.1f)\n",
+                      *s.downMean / 1e6, *s.downPeak / 1e6, *s.upMean / 1e6, *s.upPeak / 1e6);
+        out << line;
+    }
+    if (s.latency) {
+        std::snprintf(line, sizeof line,
+                      "latency: idle %.1f ms, loaded %.1f ms (+%.1f ms), %d lost: grade %s\n",
+                      s.latency->idleMs, s.latency->loadedMs, s.latency->increaseMs,
+                      s.latency->lost, s.latency->grade.c_str());
+        out << line;
+    } else {
+        out << "latency: not graded (" << s.probes << " probes)\n";
+    }
+    return 0;
 }
 
 int confirmCommand(const Options& o, std::ostream& out, std::ostream& err) {
@@ -828,6 +989,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (cmd == "preset")
         return presetCommand({args.begin() + 1, args.end()}, out, err);
+    if (cmd == "recording")
+        return recordingCommand({args.begin() + 1, args.end()}, out, err);
     int (*verb)(const Options&, std::ostream&, std::ostream&) = nullptr;
     const std::size_t positionals =
         cmd == "diff" || cmd == "apply" || cmd == "persist" || cmd == "capture" ? 1 : 0;

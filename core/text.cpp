@@ -1,5 +1,7 @@
 #include "core/text.h"
 
+#include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace coresteer::text {
@@ -75,6 +77,16 @@ std::optional<std::int64_t> parseI64(std::string_view s) {
         return *u == max + 1 ? std::numeric_limits<std::int64_t>::min()
                              : -static_cast<std::int64_t>(*u);
     return static_cast<std::int64_t>(*u);
+}
+
+std::optional<double> parseDouble(std::string_view s) {
+    if (s.empty() || s.size() > 64)
+        return std::nullopt;
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
 }
 
 std::string printable(std::string_view s, std::size_t maxLen) {

@@ -47,6 +47,8 @@ private:
 // Decimal unsigned integer; nullopt on empty input, any non-digit, or overflow.
 std::optional<std::uint64_t> parseU64(std::string_view s);
 std::optional<std::int64_t> parseI64(std::string_view s);
+// A finite decimal number ("12.5", "-3", "1e3"); nullopt on anything else.
+std::optional<double> parseDouble(std::string_view s);
 
 // Printable form of untrusted text for messages: control bytes escaped, length capped.
 std::string printable(std::string_view s, std::size_t maxLen = 80);

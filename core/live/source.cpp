@@ -42,6 +42,8 @@ public:
         auto s = parseSample(t, d);
         if (!s && error)
             *error = errorText(d);
+        if (s)
+            m_texts = std::move(t);
         return s;
     }
 
@@ -94,6 +96,7 @@ public:
         auto s = parseSample(ticks.back(), d);
         if (!s)
             return fail(errorText(d));
+        m_texts = std::move(ticks.back());
         return s;
     }
     std::uint64_t bytesIn() const override { return m_bytesBefore + m_decoder.bytes(); }

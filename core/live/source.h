@@ -24,6 +24,11 @@ public:
     virtual std::optional<Sample> next(std::string* error) = 0;
     // Bytes received from the router so far (0 for a local tree).
     virtual std::uint64_t bytesIn() const { return 0; }
+    // The files of the last sample next() returned, as the parsers read them (for recordings).
+    const SampleTexts& lastTexts() const { return m_texts; }
+
+protected:
+    SampleTexts m_texts;
 };
 
 // Reads <root>/proc/{uptime,stat,softirqs,interrupts,net/dev} on each tick.

@@ -102,6 +102,121 @@ std::string makeSamplerCommand(const std::string& root) {
            "fi; exec awk \"$P\"";
 }
 
+namespace {
+
+// awk's split(s, f, " "): fields between runs of blanks, tabs and newlines.
+std::vector<std::string> awkFields(std::string_view s) {
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+            ++i;
+        const auto b = i;
+        while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\n')
+            ++i;
+        if (i > b)
+            out.emplace_back(s.substr(b, i - b));
+    }
+    return out;
+}
+
+std::string_view lead(std::string_view s) {
+    while (!s.empty() && s.front() == ' ')
+        s.remove_prefix(1);
+    return s;
+}
+
+} // namespace
+
+void SampleEncoder::update(const std::string& key, std::string_view line, std::string& out) {
+    m_seen[key] = true;
+    auto it = m_lines.find(key);
+    if (it != m_lines.end() && it->second.raw == line)
+        return;
+    auto fields = awkFields(line);
+    if (it == m_lines.end() || it->second.fields.size() != fields.size()) {
+        out += '+';
+        out += key;
+        out += '\t';
+        out += line;
+        out += '\n';
+        m_lines[key] = Line{std::string(line), std::move(fields)};
+        return;
+    }
+    Line& l = it->second;
+    l.raw = std::string(line);
+    std::string changes;
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        if (l.fields[i] != fields[i]) {
+            changes += ' ';
+            changes += std::to_string(i + 1);
+            changes += ':';
+            changes += fields[i];
+            l.fields[i] = std::move(fields[i]);
+        }
+    if (!changes.empty())
+        out += '=' + key + '\t' + changes.substr(1) + '\n';
+}
+
+// The awk's rd(): which lines of a file are kept, and under which key.
+void SampleEncoder::read(char source, std::string_view text, std::string& out) {
+    const std::string src(1, source);
+    int no = 0;
+    text::LineReader lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
+        ++no;
+        if (source == 's') {
+            if (!text::startsWith(line, "cpu"))
+                break;
+            const auto sp = line.find(' ');
+            update("s:" + std::string(line.substr(0, sp == line.npos ? 0 : sp)), line, out);
+        } else if (no == 1 && (source == 'q' || source == 'i')) {
+            update(src + ":H", line, out);
+        } else if (source == 'i') {
+            const auto c = line.find(':');
+            const auto k = lead(line.substr(0, c == line.npos ? 0 : c + 1));
+            if (!k.empty() && text::isDigit(k.front()))
+                update("i:" + std::string(k), line, out);
+        } else if (source == 'q') {
+            const auto c = line.find(':');
+            const auto k = lead(line.substr(0, c == line.npos ? 0 : c + 1));
+            if (k == "NET_RX:" || k == "NET_TX:")
+                update("q:" + std::string(k), line, out);
+        } else if (source == 'n' && no > 2) {
+            const auto c = line.find(':');
+            if (c == line.npos)
+                continue;
+            const auto k = lead(line.substr(0, c));
+            if (!k.empty() && k.find(' ') == k.npos && k.find('|') == k.npos)
+                update("n:" + std::string(k),
+                       std::string(k) + ": " + std::string(line.substr(c + 1)), out);
+        }
+    }
+}
+
+std::string SampleEncoder::encode(const SampleTexts& t) {
+    std::string out = "T ";
+    const auto up = awkFields(t.uptime);
+    out += up.empty() ? std::string("0") : up.front();
+    out += '\n';
+    m_seen.clear();
+    read('s', t.stat, out);
+    read('q', t.softirqs, out);
+    read('i', t.interrupts, out);
+    read('n', t.netdev, out);
+    for (auto it = m_lines.begin(); it != m_lines.end();) {
+        if (m_seen.count(it->first)) {
+            ++it;
+            continue;
+        }
+        out += '-' + it->first + '\n';
+        it = m_lines.erase(it);
+    }
+    out += "E\n";
+    return out;
+}
+
 bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
                          std::string* error) {
     m_bytes += data.size();

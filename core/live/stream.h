@@ -31,6 +31,27 @@ namespace coresteer {
 // every path (fixture roots in tests; "/" on a router).
 std::string makeSamplerCommand(const std::string& root);
 
+// The same records made here from a sample's texts, as the awk makes them from the files: a
+// recording stores the ticks of any source (a router's sampler, a local tree, the demo) in the
+// sampler's own language and is read back by SampleDecoder. Only the lines the awk keeps are
+// kept. Lines that went away are listed in key order (the awk's order is its hash order).
+class SampleEncoder {
+public:
+    // The records of one tick, "T ..." to "E", each ending in a newline.
+    std::string encode(const SampleTexts& t);
+
+private:
+    struct Line {
+        std::string raw;
+        std::vector<std::string> fields;
+    };
+    void update(const std::string& key, std::string_view line, std::string& out);
+    void read(char source, std::string_view text, std::string& out);
+
+    std::map<std::string, Line, std::less<>> m_lines;
+    std::map<std::string, bool, std::less<>> m_seen;
+};
+
 class SampleDecoder {
 public:
     static constexpr std::size_t kMaxLine = 1u << 16;

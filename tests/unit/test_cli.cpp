@@ -1,6 +1,8 @@
 // coresteer-cli snapshot: exit codes, JSON, and the real binary on this machine's own root.
 #include "board_expect.h"
+#include "core/capture.h"
 #include "core/cli.h"
+#include "core/live/recording.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include <sys/wait.h>
 
 using namespace coresteer;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -185,4 +188,50 @@ TEST(Cli, MonitorStreamsSamplesOfThisMachine) {
         cli({"monitor", "--root", (test::boardsDir() / "bpi-r4").string(), "--duration", "0.2"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("proc/uptime"), std::string::npos) << bad.err;
+}
+
+// monitor --record writes a recording that the recording verbs read: a summary, CSV rows and a
+// side-by-side comparison.
+TEST(Cli, MonitorRecordsAndTheRecordingVerbsReadIt) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-recording";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "this-machine.csrec").string();
+    const auto m = binary("monitor --root / --rate 10 --duration 1 --json --record " + file);
+    ASSERT_EQ(m.code, 0) << m.err;
+    const auto s = binary("recording summary --json " + file);
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    EXPECT_EQ(j["label"], "/");
+    EXPECT_EQ(j["hz"], 10);
+    EXPECT_GE(j["ticks"].get<int>(), 5);
+    EXPECT_FALSE(j["cores"].empty());
+    for (const auto& c : j["cores"]) {
+        EXPECT_GE(c["busy_mean"].get<double>(), 0.0);
+        EXPECT_LE(c["busy_peak"].get<double>(), 1.0 + 1e-9);
+    }
+    const auto csv = binary("recording csv " + file);
+    ASSERT_EQ(csv.code, 0) << csv.err;
+    EXPECT_EQ(csv.out.rfind("t_s,uptime_s,cpu0_busy_pct,", 0), 0u) << csv.out.substr(0, 200);
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), j["ticks"].get<int>() + 1);
+    const auto cmp = binary("recording compare " + file + " " + file);
+    ASSERT_EQ(cmp.code, 0) << cmp.err;
+    EXPECT_NE(cmp.out.find("this-machine.csrec"), std::string::npos) << cmp.out;
+    EXPECT_NE(cmp.out.find("cpu0 busy, mean"), std::string::npos) << cmp.out;
+    // The recording holds this machine's snapshot.
+    std::string error;
+    const auto rec = loadRecording(file, &error);
+    ASSERT_TRUE(rec) << error;
+    EXPECT_TRUE(readCapture(rec->info.capture, &error)) << error;
+    EXPECT_NE(rec->info.layout.find("coresteer.layout/1"), std::string::npos);
+    // Not a recording: an error naming the file.
+    const auto bad = cli({"recording", "summary", (dir / "nothing").string()});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("nothing: cannot be read"), std::string::npos) << bad.err;
+    std::ofstream(dir / "text") << "hello\n";
+    const auto notOne = cli({"recording", "csv", (dir / "text").string()});
+    EXPECT_EQ(notOne.code, 2);
+    EXPECT_NE(notOne.err.find("text: not a coresteer recording"), std::string::npos) << notOne.err;
+    EXPECT_EQ(cli({"recording", "compare", file}).code, 2);
+    EXPECT_EQ(cli({"recording", "play", file}).code, 2);
 }

@@ -183,6 +183,7 @@ public:
             return std::nullopt;
         std::vector<SampleTexts> ticks;
         char buf[65536];
+        m_raw.clear();
         while (ticks.empty()) {
             pollfd p{m_out, POLLIN, 0};
             if (::poll(&p, 1, 5000) <= 0) {
@@ -194,17 +195,21 @@ public:
                 *error = "the sampler ended";
                 return std::nullopt;
             }
+            m_raw.append(buf, static_cast<std::size_t>(n));
             if (!m_dec.feed(std::string_view(buf, static_cast<std::size_t>(n)), ticks, error))
                 return std::nullopt;
         }
         return ticks.back();
     }
     std::uint64_t bytes() const { return m_dec.bytes(); }
+    // What the awk printed for the last tick.
+    const std::string& raw() const { return m_raw; }
 
 private:
     pid_t m_pid = -1;
     int m_in = -1, m_out = -1;
     SampleDecoder m_dec;
+    std::string m_raw;
 };
 
 std::string bump(const std::string& text, const std::string& prefix, int field, std::uint64_t add) {
@@ -278,10 +283,13 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
             EXPECT_EQ(viaAwk->netdev[i].values, direct->netdev[i].values);
     };
 
+    // A recording encodes the files it reads here into the very records the awk prints.
+    SampleEncoder encoder;
     std::string error;
     const auto t1 = p.tick(&error);
     ASSERT_TRUE(t1) << error;
     check(*t1);
+    EXPECT_EQ(encoder.encode(local->lastTexts()), p.raw());
     const auto firstBytes = p.bytes();
 
     // One second later: some counters moved, an IRQ went away.
@@ -297,6 +305,7 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     const auto t2 = p.tick(&error);
     ASSERT_TRUE(t2) << error;
     check(*t2);
+    EXPECT_EQ(encoder.encode(local->lastTexts()), p.raw());
     const auto secondBytes = p.bytes() - firstBytes;
     std::printf("%s: first tick %llu bytes, a tick with 5 changed counters %llu bytes\n",
                 GetParam().c_str(), static_cast<unsigned long long>(firstBytes),
@@ -317,6 +326,8 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     const auto before = p.bytes();
     ASSERT_TRUE(p.tick(&error)) << error;
     EXPECT_EQ(p.bytes() - before, std::string("T 1001.00\nE\n").size());
+    ASSERT_TRUE(local->next(&error)) << error;
+    EXPECT_EQ(encoder.encode(local->lastTexts()), "T 1001.00\nE\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(Awks, SamplerAwk, ::testing::Values("busybox", "mawk"));
