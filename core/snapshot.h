@@ -1,6 +1,7 @@
 // Snapshot: everything coresteer knows about one router at one moment, as plain values.
 #pragma once
 
+#include "core/bundle.h"
 #include "core/cpumask.h"
 #include "core/diagnostics.h"
 #include "core/interrupts.h"
@@ -8,6 +9,7 @@
 #include "core/topology.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -123,6 +125,9 @@ struct Snapshot {
     std::vector<NetDevCounters> netdev;
     std::optional<std::uint64_t> rpsSockFlowEntries;
     Diagnostics diagnostics;
+    // The files it was built from, when the reader keeps them (the GUI does: a recording
+    // starts with them).
+    std::shared_ptr<const FileBundle> source;
 
     const IrqInfo* irq(std::uint32_t n) const;
     const NetInterface* interface(std::string_view name) const;

@@ -167,12 +167,14 @@ struct Connection::Live {
 Connection::Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent)
     : QObject(parent), m_id(id), m_spec(std::move(spec)), m_thread(new QThread(this)),
       m_stop(std::make_shared<std::atomic<bool>>(false)),
+      m_recordTexts(std::make_shared<std::atomic<bool>>(false)),
       m_asker(std::make_unique<Asker>(prompts, m_stop)), m_worker(new QObject) {
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<ApplyReportPtr>();
     qRegisterMetaType<PersistReportPtr>();
     qRegisterMetaType<PendingAction>();
     qRegisterMetaType<RatesPtr>();
+    qRegisterMetaType<TextsPtr>();
     if (m_spec.ssh)
         m_router = Router::remote(m_spec.target, *m_asker, m_spec.root.toStdString());
     else
@@ -268,10 +270,16 @@ void Connection::liveTick() {
         return;
     }
     l.problem = false;
+    if (m_recordTexts->load())
+        Q_EMIT sampled(m_id, std::make_shared<const SampleTexts>(l.source->lastTexts()));
     if (l.last)
         if (auto r = computeRates(*l.last, *s))
             Q_EMIT live(m_id, std::make_shared<const Rates>(std::move(*r)));
     l.last = std::move(s);
+}
+
+void Connection::setRecording(bool on) {
+    m_recordTexts->store(on);
 }
 
 void Connection::cancel() {
@@ -326,7 +334,9 @@ void Connection::refresh() {
             Q_EMIT failed(m_id, QStringLiteral("read"), QString::fromStdString(error), false);
             return;
         }
-        Q_EMIT snapshotReady(m_id, std::make_shared<const Snapshot>(buildSnapshot(*bundle)));
+        auto snap = std::make_shared<Snapshot>(buildSnapshot(*bundle));
+        snap->source = std::make_shared<const FileBundle>(std::move(*bundle));
+        Q_EMIT snapshotReady(m_id, std::move(snap));
     });
 }
 

@@ -32,6 +32,7 @@ using SnapshotPtr = std::shared_ptr<const Snapshot>;
 using ApplyReportPtr = std::shared_ptr<const ApplyReport>;
 using PersistReportPtr = std::shared_ptr<const PersistReport>;
 using RatesPtr = std::shared_ptr<const Rates>;
+using TextsPtr = std::shared_ptr<const SampleTexts>;
 
 // The questions a connection asks the person. Lives on the UI thread; the default answers with
 // dialogs over `window`, tests answer from a script.
@@ -62,6 +63,7 @@ public:
         QString root = QStringLiteral("/"); // on the router, or the local tree
         QString label;                      // how the window names it ("Demo router", "root@r6s")
         bool demo = false;                  // the root is the demo's private tree: model its load
+        bool replay = false; // the root holds a recording's snapshot: no live sampling, no apply
     };
 
     Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent = nullptr);
@@ -85,6 +87,8 @@ public:
     // demo's model its NICs. stopLive() ends it.
     void startLive(int hz, SnapshotPtr snapshot);
     void stopLive();
+    // While on, every tick's files also go out in sampled(), before its rates (for recordings).
+    void setRecording(bool on);
 
 Q_SIGNALS:
     void progress(quint64 id, const QString& text);
@@ -99,6 +103,7 @@ Q_SIGNALS:
     // The SSH connection is up: the address it reached (after ssh_config), for latency probes.
     void reached(quint64 id, const QString& host, int port);
     void live(quint64 id, coresteer::ui::RatesPtr rates);
+    void sampled(quint64 id, coresteer::ui::TextsPtr texts);
     // The sampler could not read the router this tick (it retries at the next).
     void liveProblem(quint64 id, const QString& message);
 
@@ -112,6 +117,7 @@ private:
     Spec m_spec;
     QThread* m_thread;
     std::shared_ptr<std::atomic<bool>> m_stop;
+    std::shared_ptr<std::atomic<bool>> m_recordTexts;
     std::unique_ptr<Asker> m_asker;
     std::unique_ptr<Router> m_router; // used only on the worker thread
     QObject* m_worker;                // lives on m_thread
@@ -126,4 +132,5 @@ Q_DECLARE_METATYPE(coresteer::ui::SnapshotPtr)
 Q_DECLARE_METATYPE(coresteer::ui::ApplyReportPtr)
 Q_DECLARE_METATYPE(coresteer::ui::PersistReportPtr)
 Q_DECLARE_METATYPE(coresteer::ui::RatesPtr)
+Q_DECLARE_METATYPE(coresteer::ui::TextsPtr)
 Q_DECLARE_METATYPE(coresteer::PendingAction)

@@ -2,18 +2,26 @@
 
 #include "ui/heatmapwidget.h"
 #include "ui/loadcharts.h"
+#include "ui/recordingimage.h"
 
+#include "core/capture.h"
+#include "core/layout/layout_json.h"
+#include "core/layout/resolve.h"
 #include "core/live/latency.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QFile>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTimer>
@@ -22,6 +30,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace coresteer::ui {
@@ -66,9 +75,11 @@ LivePanel::LivePanel(QWidget* parent)
       m_irqs(table({tr("IRQ"), tr("Name"), tr("Interface"), tr("Rate /s"), tr("Fires on")})),
       m_ifaces(
           table({tr("Interface"), tr("In Mb/s"), tr("Out Mb/s"), tr("In kpps"), tr("Out kpps")})),
-      m_probeTimer(new QTimer(this)), m_testButton(new QPushButton(tr("Start bufferbloat test"))),
+      m_probeTimer(new QTimer(this)), m_testButton(new QPushButton(tr("Start recording"))),
       m_grade(new QLabel), m_latency(new QLineSeries), m_latencyX(new QValueAxis),
-      m_latencyY(new QValueAxis) {
+      m_latencyY(new QValueAxis), m_replayTimer(new QTimer(this)), m_replayBar(new QWidget),
+      m_replayLabel(new QLabel), m_replaySpeed(new QComboBox), m_down(new QLineSeries),
+      m_up(new QLineSeries), m_mbps(new QValueAxis) {
     m_irqs->setToolTip(tr("Where each NIC interrupt lands now, and how often it fires"));
     m_ifaces->setToolTip(tr("Throughput of each interface, from /proc/net/dev"));
     m_heatmap->setToolTip(tr("Cores (rows) over time (columns, newest on the right), coloured by "
@@ -80,26 +91,37 @@ LivePanel::LivePanel(QWidget* parent)
     auto* chart = new QChart;
     chart->legend()->hide();
     chart->setMargins(QMargins(2, 2, 2, 2));
-    chart->setTitle(tr("Latency to the router (ms)"));
+    chart->setTitle(tr("Latency (ms) and load generator (Mb/s)"));
     chart->addSeries(m_latency);
+    chart->addSeries(m_down);
+    chart->addSeries(m_up);
     chart->addAxis(m_latencyX, Qt::AlignBottom);
     chart->addAxis(m_latencyY, Qt::AlignLeft);
-    m_latency->attachAxis(m_latencyX);
+    chart->addAxis(m_mbps, Qt::AlignRight);
+    m_latency->setName(tr("latency"));
+    m_down->setName(tr("down"));
+    m_up->setName(tr("up"));
+    for (auto* series : {m_latency, m_down, m_up})
+        series->attachAxis(m_latencyX);
     m_latency->attachAxis(m_latencyY);
+    m_down->attachAxis(m_mbps);
+    m_up->attachAxis(m_mbps);
     m_latencyX->setRange(0, 60);
     m_latencyX->setTitleText(tr("s"));
     m_latencyY->setRange(0, 10);
+    m_mbps->setRange(0, 100);
+    m_mbps->setLabelFormat(QStringLiteral("%.0f"));
     auto* latencyView = new QChartView(chart);
     latencyView->setMinimumWidth(260);
     m_testButton->setCheckable(true);
     m_testButton->setEnabled(false);
-    m_testButton->setToolTip(tr("Latency is measured to a router over SSH"));
     connect(m_testButton, &QPushButton::toggled, this,
             [this](bool on) { on ? startTest() : stopTest(); });
     m_grade->setWordWrap(true);
     auto* side = new QWidget;
     auto* sideBox = new QVBoxLayout(side);
     sideBox->setContentsMargins(0, 0, 0, 0);
+    sideBox->addWidget(m_replayBar);
     sideBox->addWidget(m_testButton);
     sideBox->addWidget(m_grade);
     sideBox->addWidget(latencyView, 1);
@@ -110,6 +132,24 @@ LivePanel::LivePanel(QWidget* parent)
     middle->setStretchFactor(1, 1);
     m_probeTimer->setInterval(100);
     connect(m_probeTimer, &QTimer::timeout, this, &LivePanel::probe);
+
+    // The replay bar: where the replay is, and how fast it goes.
+    auto* bar = new QHBoxLayout(m_replayBar);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_replayLabel, 1);
+    for (const auto& [text, speed] : std::initializer_list<std::pair<QString, double>>{
+             {tr("1x"), 1}, {tr("4x"), 4}, {tr("16x"), 16}, {tr("All"), 0}})
+        m_replaySpeed->addItem(text, speed);
+    m_replaySpeed->setToolTip(tr("How fast the recording replays"));
+    bar->addWidget(m_replaySpeed);
+    connect(m_replaySpeed, &QComboBox::currentIndexChanged, this, [this] {
+        m_speed = m_replaySpeed->currentData().toDouble();
+        if (m_speed <= 0)
+            finishReplay();
+    });
+    m_replayBar->hide();
+    m_replayTimer->setInterval(50);
+    connect(m_replayTimer, &QTimer::timeout, this, &LivePanel::replayStep);
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_charts);
@@ -127,39 +167,252 @@ void LivePanel::setProbeTarget(const QString& host, int port) {
     m_host = host;
     m_port = port;
     const bool ok = !host.isEmpty() && port > 0;
-    m_testButton->setEnabled(ok);
-    m_testButton->setToolTip(ok ? tr("Measures latency to the router every 100 ms: 3 s idle, "
-                                     "then run your speed or bufferbloat test, and stop when "
-                                     "it ends")
-                                : tr("Latency is measured to a router over SSH"));
+    m_testButton->setToolTip(
+        ok ? tr("Records every sample and measures latency to the router every 100 ms: 3 s "
+                "idle, then run your speed or bufferbloat test, and stop when it ends")
+           : tr("Records every sample (latency is measured to a router over SSH)"));
+}
+
+double LivePanel::recordingSeconds() const {
+    return static_cast<double>(m_recordClock.nsecsElapsed()) / 1e9;
 }
 
 void LivePanel::startTest() {
-    if (m_host.isEmpty() || m_port <= 0)
+    if (!m_snap || m_replay)
         return;
     m_testing = true;
     m_idle.clear();
     m_loaded.clear();
     m_latency->clear();
-    m_testStartMs = QDateTime::currentMSecsSinceEpoch();
-    m_grade->setText(tr("Measuring the idle latency for 3 s ..."));
-    m_probeTimer->start();
+    m_down->clear();
+    m_up->clear();
+    RecordingInfo info;
+    info.label = m_label.toStdString();
+    info.started = utcTimestamp();
+    info.hz = m_hz;
+    if (m_snap->source)
+        info.capture = writeCapture(*m_snap->source);
+    info.layout = toJson(currentLayout(*m_snap)).dump(2);
+    m_writer = std::make_unique<RecordingWriter>(std::move(info));
+    m_recordClock.start();
+    m_writer->phase(0, "idle");
+    // After the 3 s baseline the load phase starts (the person runs their test now).
+    QTimer::singleShot(3000, this, [this, writer = m_writer.get()] {
+        if (m_writer.get() == writer)
+            m_writer->phase(recordingSeconds(), "load");
+    });
+    const bool probing = !m_host.isEmpty() && m_port > 0;
+    m_grade->setText(probing ? tr("Recording. Measuring the idle latency for 3 s ...")
+                             : tr("Recording the load (no latency: not a router over SSH)."));
+    if (probing)
+        m_probeTimer->start();
     if (!m_testButton->isChecked()) {
         const QSignalBlocker b(m_testButton);
         m_testButton->setChecked(true);
     }
-    m_testButton->setText(tr("Stop the test"));
+    m_testButton->setText(tr("Stop recording"));
+    Q_EMIT recordingActive(true);
 }
 
 void LivePanel::stopTest() {
+    const bool was = m_testing;
     m_testing = false;
     m_probeTimer->stop();
     if (m_testButton->isChecked()) {
         const QSignalBlocker b(m_testButton);
         m_testButton->setChecked(false);
     }
-    m_testButton->setText(tr("Start bufferbloat test"));
+    m_testButton->setText(tr("Start recording"));
+    if (!was)
+        return;
+    Q_EMIT recordingActive(false);
+    if (m_writer) {
+        m_writer->phase(recordingSeconds(), "done");
+        std::string error;
+        auto rec = readRecording(m_writer->text(), &error);
+        m_writer.reset();
+        if (rec)
+            m_finished = std::make_shared<const Recording>(std::move(*rec));
+        else
+            m_grade->setText(tr("The recording could not be kept: %1")
+                                 .arg(QString::fromStdString(error).toHtmlEscaped()));
+    }
     showGrade();
+    Q_EMIT recordingFinished();
+}
+
+void LivePanel::addSample(const SampleTexts& texts) {
+    if (m_writer)
+        m_writer->sample(recordingSeconds(), texts);
+}
+
+void LivePanel::addLatency(double t, std::optional<double> ms) {
+    if (ms) {
+        m_latency->append(t, *ms);
+        m_latencyY->setMax(std::max(m_latencyY->max(), std::ceil(*ms * 1.2)));
+    }
+    m_latencyX->setRange(std::max(0.0, t - 60), std::max(60.0, t));
+}
+
+void LivePanel::addThroughput(double t, double down, double up) {
+    m_down->append(t, down / 1e6);
+    m_up->append(t, up / 1e6);
+    m_mbps->setMax(std::max(m_mbps->max(), std::ceil(std::max(down, up) / 1e6 * 1.1)));
+    m_latencyX->setRange(std::max(0.0, t - 60), std::max(60.0, t));
+}
+
+namespace {
+
+// The whole text or nothing: a file that cannot be written keeps what it had.
+bool writeWhole(const QString& file, const std::string& text, QString* error) {
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly) ||
+        out.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
+        !out.commit()) {
+        if (error)
+            *error =
+                QCoreApplication::translate("LivePanel", "%1: %2").arg(file, out.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool LivePanel::saveRecording(const QString& file, QString* error) const {
+    if (!m_finished) {
+        if (error)
+            *error = tr("Nothing has been recorded.");
+        return false;
+    }
+    return writeWhole(file, writeRecording(*m_finished), error);
+}
+
+bool LivePanel::exportCsv(const QString& file, QString* error) const {
+    if (!m_finished) {
+        if (error)
+            *error = tr("Nothing has been recorded.");
+        return false;
+    }
+    std::string why;
+    const auto csv = recordingCsv(*m_finished, &why);
+    if (!csv) {
+        if (error)
+            *error = QString::fromStdString(why);
+        return false;
+    }
+    return writeWhole(file, *csv, error);
+}
+
+bool LivePanel::exportPng(const QString& file, QString* error) const {
+    if (!m_finished) {
+        if (error)
+            *error = tr("Nothing has been recorded.");
+        return false;
+    }
+    std::string why;
+    const auto image = renderRecording(*m_finished, &why);
+    if (image.isNull()) {
+        if (error)
+            *error = QString::fromStdString(why);
+        return false;
+    }
+    if (!image.save(file, "PNG")) {
+        if (error)
+            *error = tr("%1: cannot be written").arg(file);
+        return false;
+    }
+    return true;
+}
+
+void LivePanel::startReplay(std::shared_ptr<const Recording> recording, SnapshotPtr snapshot,
+                            double speed) {
+    stopTest();
+    reset(std::move(snapshot), recording->info.hz, QString::fromStdString(recording->info.label));
+    m_finished = std::move(recording);
+    m_replay = std::make_unique<Replay>(*m_finished);
+    m_pending.reset();
+    m_replayAt = 0;
+    m_speed = speed;
+    {
+        const QSignalBlocker b(m_replaySpeed);
+        const int i = m_replaySpeed->findData(speed);
+        m_replaySpeed->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    m_testButton->setEnabled(false);
+    m_replayBar->show();
+    m_grade->clear();
+    m_replayClock.start();
+    if (speed <= 0)
+        finishReplay();
+    else
+        m_replayTimer->start();
+}
+
+// Feeds every event that is due by now, at the chosen speed.
+void LivePanel::replayStep() {
+    if (!m_replay)
+        return;
+    const double dt = static_cast<double>(m_replayClock.restart()) / 1000.0;
+    m_replayAt = m_speed > 0 ? m_replayAt + dt * m_speed : std::numeric_limits<double>::infinity();
+    ReplayEvent e;
+    while (true) {
+        if (!m_pending) {
+            if (!m_replay->next(e))
+                break;
+            m_pending = std::move(e);
+        }
+        if (m_pending->t > m_replayAt)
+            break;
+        auto& ev = *m_pending;
+        switch (ev.kind) {
+        case ReplayEvent::Kind::Rates:
+            addRates(ev.rates);
+            Q_EMIT replayedRates(ev.rates);
+            break;
+        case ReplayEvent::Kind::Gap:
+            addGap(m_history && m_history->size() ? m_history->time(m_history->size() - 1) : 0);
+            break;
+        case ReplayEvent::Kind::Latency: {
+            const bool idle = ev.t < 3.0;
+            (idle ? m_idle : m_loaded).push_back(ev.latencyMs);
+            addLatency(ev.t, ev.latencyMs);
+            break;
+        }
+        case ReplayEvent::Kind::Throughput:
+            addThroughput(ev.t, ev.downBitsPerSec, ev.upBitsPerSec);
+            break;
+        case ReplayEvent::Kind::Phase:
+            break;
+        }
+        m_pending.reset();
+    }
+    const bool done = !m_pending;
+    m_replayLabel->setText(
+        tr("Replay of %1: %2 of %3 s")
+            .arg(QString::fromStdString(text::printable(m_finished->info.label, 40)))
+            .arg(std::min(m_replayAt, m_finished->duration), 0, 'f', 1)
+            .arg(m_finished->duration, 0, 'f', 1));
+    if (done) {
+        m_replayTimer->stop();
+        m_replay.reset();
+        m_replayLabel->setText(
+            tr("Replayed %1 (%2 s)")
+                .arg(QString::fromStdString(text::printable(m_finished->info.label, 40)))
+                .arg(m_finished->duration, 0, 'f', 1));
+        std::string error;
+        if (const auto s = summarize(*m_finished, &error); s && s->latency)
+            m_grade->setText(tr("<b>Bufferbloat grade %1</b>: %2 ms idle, %3 ms under load")
+                                 .arg(QString::fromStdString(s->latency->grade))
+                                 .arg(s->latency->idleMs, 0, 'f', 1)
+                                 .arg(s->latency->loadedMs, 0, 'f', 1));
+    }
+}
+
+void LivePanel::finishReplay() {
+    m_speed = 0;
+    replayStep();
 }
 
 // One probe at a time, off the UI thread; a slow answer skips ticks rather than piling up.
@@ -167,8 +420,7 @@ void LivePanel::probe() {
     if (m_inFlight || !m_testing)
         return;
     m_inFlight = true;
-    const double t =
-        static_cast<double>(QDateTime::currentMSecsSinceEpoch() - m_testStartMs) / 1000.0;
+    const double t = recordingSeconds(); // probes and samples on one time axis
     auto* w = new QFutureWatcher<std::optional<double>>(this);
     connect(w, &QFutureWatcher<std::optional<double>>::finished, this, [this, w, t] {
         w->deleteLater();
@@ -177,11 +429,9 @@ void LivePanel::probe() {
             return;
         const auto ms = w->result();
         (t < 3.0 ? m_idle : m_loaded).push_back(ms);
-        if (ms) {
-            m_latency->append(t, *ms);
-            m_latencyY->setMax(std::max(m_latencyY->max(), std::ceil(*ms * 1.2)));
-        }
-        m_latencyX->setRange(std::max(0.0, t - 60), std::max(60.0, t));
+        if (m_writer)
+            m_writer->latency(t, ms);
+        addLatency(t, ms);
         if (t >= 3.0)
             showGrade();
     });
@@ -213,8 +463,21 @@ QString LivePanel::gradeText() const {
     return m_grade->text();
 }
 
-void LivePanel::reset(SnapshotPtr snapshot, int hz) {
+void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
+    if (m_replay) {
+        m_replayTimer->stop();
+        m_replay.reset();
+    }
+    m_replayBar->hide();
+    m_testButton->setEnabled(snapshot != nullptr);
     m_snap = std::move(snapshot);
+    m_hz = std::clamp(hz, 1, 20);
+    m_label = label.isEmpty() && m_snap ? QString::fromStdString(m_snap->origin) : label;
+    m_idle.clear();
+    m_loaded.clear();
+    m_latency->clear();
+    m_down->clear();
+    m_up->clear();
     const int cores = m_snap ? std::max(m_snap->topology.maskWidth, 1) : 0;
     m_nicIrqs.clear();
     std::set<std::uint32_t> seen;
@@ -280,6 +543,8 @@ void LivePanel::addRates(const Rates& r) {
 }
 
 void LivePanel::addGap(double uptime) {
+    if (m_writer)
+        m_writer->gap(recordingSeconds());
     if (!m_history)
         return;
     m_history->pushGap(uptime);

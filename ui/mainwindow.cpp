@@ -5,7 +5,10 @@
 #include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
 #include "core/live/bottleneck.h"
+#include "core/live/recording.h"
+#include "core/text.h"
 #include "ui/applydialog.h"
+#include "ui/comparedialog.h"
 #include "ui/connectdialog.h"
 #include "ui/coremodel.h"
 #include "ui/livepanel.h"
@@ -20,6 +23,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
@@ -106,6 +110,65 @@ MainWindow::MainWindow(QWidget* parent)
         PreferencesDialog d(this);
         d.exec();
     });
+    auto* recording = menuBar()->addMenu(tr("Re&cording"));
+    recording->addAction(tr("&Open recording..."), this, [this] {
+        const auto f = QFileDialog::getOpenFileName(this, tr("Open a recording"), QString(),
+                                                    tr("coresteer recordings (*.csrec)"));
+        if (!f.isEmpty())
+            openRecording(f);
+    });
+    recording->addAction(tr("&Compare recordings..."), this, [this] {
+        const auto before = QFileDialog::getOpenFileName(
+            this, tr("The recording before"), QString(), tr("coresteer recordings (*.csrec)"));
+        if (before.isEmpty())
+            return;
+        const auto after = QFileDialog::getOpenFileName(this, tr("The recording after"), QString(),
+                                                        tr("coresteer recordings (*.csrec)"));
+        if (!after.isEmpty())
+            if (auto* d = compareRecordings(before, after))
+                d->show();
+    });
+    recording->addSeparator();
+    auto exporter = [this](const QString& title, const QString& filter, const QString& suffix,
+                           bool (LivePanel::*save)(const QString&, QString*) const) {
+        return [this, title, filter, suffix, save] {
+            auto f = QFileDialog::getSaveFileName(this, title, QString(), filter);
+            if (f.isEmpty())
+                return;
+            if (!f.endsWith(suffix))
+                f += suffix;
+            QString error;
+            if ((m_livePanel->*save)(f, &error))
+                statusBar()->showMessage(tr("Saved %1").arg(f));
+            else
+                showFailure(m_conn ? m_conn->id() : 0, QStringLiteral("save"), error, false);
+        };
+    };
+    m_recordingActions << recording->addAction(
+        tr("&Save recording..."), this,
+        exporter(tr("Save the recording"), tr("coresteer recordings (*.csrec)"),
+                 QStringLiteral(".csrec"), &LivePanel::saveRecording));
+    m_recordingActions << recording->addAction(tr("Export &CSV..."), this,
+                                               exporter(tr("Export the recording as CSV"),
+                                                        tr("CSV (*.csv)"), QStringLiteral(".csv"),
+                                                        &LivePanel::exportCsv));
+    m_recordingActions << recording->addAction(tr("Export &PNG..."), this,
+                                               exporter(tr("Export the recording as a picture"),
+                                                        tr("PNG (*.png)"), QStringLiteral(".png"),
+                                                        &LivePanel::exportPng));
+    for (auto* a : m_recordingActions)
+        a->setEnabled(false);
+    connect(m_livePanel, &LivePanel::recordingFinished, this, [this] {
+        for (auto* a : m_recordingActions)
+            a->setEnabled(m_livePanel->recording() != nullptr);
+    });
+    connect(m_livePanel, &LivePanel::recordingActive, this, [this](bool on) {
+        if (m_conn)
+            m_conn->setRecording(on);
+    });
+    connect(m_livePanel, &LivePanel::replayedRates, this,
+            [this](const Rates& r) { m_grid->setLive(r); });
+
     auto* layout = menuBar()->addMenu(tr("&Layout"));
     auto* rec = layout->addAction(tr("&Recommend"), this, &MainWindow::recommend);
     rec->setToolTip(tr("Show the planner's layout for this router as pending changes"));
@@ -201,8 +264,52 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::updateActions() {
+    // A recording's snapshot is history: nothing is applied to it.
     if (m_applyAction)
-        m_applyAction->setEnabled(m_conn && m_grid->snapshot() && m_grid->changedCount() > 0);
+        m_applyAction->setEnabled(m_conn && !m_conn->spec().replay && m_grid->snapshot() &&
+                                  m_grid->changedCount() > 0);
+}
+
+bool MainWindow::openRecording(const QString& file, double speed) {
+    std::string error;
+    auto rec = loadRecording(file.toStdString(), &error);
+    std::optional<FileBundle> bundle;
+    if (rec) {
+        bundle = readCapture(rec->info.capture, &error);
+        if (!bundle)
+            error = file.toStdString() + ": the recording's snapshot: " + error;
+    }
+    auto dir = std::make_unique<QTemporaryDir>();
+    if (!bundle || !dir->isValid() || !materialize(*bundle, dir->path().toStdString(), &error)) {
+        showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
+        return false;
+    }
+    m_demoDir = std::move(dir);
+    m_replay = std::make_shared<const Recording>(std::move(*rec));
+    m_replaySpeed = speed;
+    Connection::Spec spec;
+    spec.root = m_demoDir->path();
+    spec.label = tr("Recording %1 (%2)")
+                     .arg(QFileInfo(file).fileName(),
+                          QString::fromStdString(text::printable(m_replay->info.label, 60)));
+    spec.replay = true;
+    openConnection(std::move(spec));
+    return true;
+}
+
+CompareDialog* MainWindow::compareRecordings(const QString& before, const QString& after) {
+    std::string error;
+    auto a = loadRecording(before.toStdString(), &error);
+    auto b = a ? loadRecording(after.toStdString(), &error) : std::nullopt;
+    if (!a || !b) {
+        showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
+        return nullptr;
+    }
+    auto* d = new CompareDialog(
+        std::make_shared<const Recording>(std::move(*a)), QFileInfo(before).fileName(),
+        std::make_shared<const Recording>(std::move(*b)), QFileInfo(after).fileName(), this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    return d;
 }
 
 void MainWindow::rebuildRecentPresets() {
@@ -227,6 +334,10 @@ void MainWindow::openConnection(Connection::Spec spec) {
             statusBar()->showMessage(text);
     });
     connect(c, &Connection::live, this, &MainWindow::showLive);
+    connect(c, &Connection::sampled, this, [this](quint64 id, TextsPtr texts) {
+        if (m_conn && id == m_conn->id())
+            m_livePanel->addSample(*texts);
+    });
     connect(c, &Connection::reached, this, [this](quint64 id, const QString& host, int port) {
         if (m_conn && id == m_conn->id())
             m_livePanel->setProbeTarget(host, port);
@@ -402,6 +513,10 @@ ApplyDialog* MainWindow::openApplyDialog() {
     const auto snap = m_grid->snapshot();
     if (!m_conn || !snap || m_grid->changedCount() == 0 || m_applyDialog)
         return m_applyDialog;
+    if (m_conn->spec().replay) {
+        statusBar()->showMessage(tr("A recording is history: connect to the router to apply."));
+        return nullptr;
+    }
     auto* d = new ApplyDialog(m_conn.get(), snap, m_grid->pendingLayout(),
                               m_grid->pendingLayout(true), settings::revertSeconds(), this);
     d->setAttribute(Qt::WA_DeleteOnClose);
@@ -565,8 +680,12 @@ void MainWindow::showSnapshot(quint64 id, SnapshotPtr snap) {
     updateActions();
     if (!m_liveStarted) {
         m_liveStarted = true;
-        m_livePanel->reset(snap, settings::refreshHz());
-        m_conn->startLive(settings::refreshHz(), snap);
+        if (m_conn->spec().replay && m_replay) {
+            m_livePanel->startReplay(m_replay, snap, m_replaySpeed);
+        } else {
+            m_livePanel->reset(snap, settings::refreshHz(), m_conn->spec().label);
+            m_conn->startLive(settings::refreshHz(), snap);
+        }
     }
     Q_EMIT snapshotShown();
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/layout/layout.h"
+#include "core/live/recording.h"
 #include "ui/applydialog.h"
 #include "ui/connection.h"
 
@@ -24,6 +25,7 @@ class QUndoStack;
 namespace coresteer::ui {
 
 class CoreModel;
+class CompareDialog;
 class LivePanel;
 class MaskGridModel;
 class MaskGridView;
@@ -50,6 +52,12 @@ public:
     void refresh();
     // Stops the current connection's work (within 200 ms) and drops it.
     void cancel();
+
+    // Opens a recording: its snapshot in the grid and the views, and its samples replayed in
+    // the Live tab at `speed` times their pace (0: all at once). False with a message.
+    bool openRecording(const QString& file, double speed = 1);
+    // Before and after, side by side (nullptr with a message when a file does not read).
+    CompareDialog* compareRecordings(const QString& before, const QString& after);
 
     // Shows the planner's layout for this router as pending, as one undoable step.
     void recommend();
@@ -98,7 +106,10 @@ private:
     Prompts* m_prompts;
     std::unique_ptr<Connection> m_conn;
     quint64 m_nextId = 0;
-    std::unique_ptr<QTemporaryDir> m_demoDir;
+    std::unique_ptr<QTemporaryDir> m_demoDir;  // the demo's tree, or a recording's snapshot
+    std::shared_ptr<const Recording> m_replay; // opened, replayed once its snapshot shows
+    double m_replaySpeed = 1;
+    QList<QAction*> m_recordingActions; // enabled when there is a recording to save
     bool m_rememberHost = false;
     SnapshotModel* m_model;
     CoreModel* m_cores;

@@ -66,13 +66,27 @@ void RecordingWriter::phase(double t, std::string_view name) {
     m_events += "P " + num(clamp(t), 3) + ' ' + oneLine(name) + '\n';
 }
 
-std::string RecordingWriter::text() const {
+namespace {
+
+std::string format(const RecordingInfo& info, std::string_view events, std::size_t ticks) {
     std::string out(kMagic);
-    out += "\nlabel " + oneLine(m_info.label) + "\nstarted " + oneLine(m_info.started) + "\nhz " +
-           std::to_string(m_info.hz) + "\ncapture " + std::to_string(m_info.capture.size()) + '\n' +
-           m_info.capture + "\nlayout " + std::to_string(m_info.layout.size()) + '\n' +
-           m_info.layout + "\nevents\n" + m_events + "end " + std::to_string(m_ticks) + '\n';
+    out += "\nlabel " + oneLine(info.label) + "\nstarted " + oneLine(info.started) + "\nhz " +
+           std::to_string(info.hz) + "\ncapture " + std::to_string(info.capture.size()) + '\n' +
+           info.capture + "\nlayout " + std::to_string(info.layout.size()) + '\n' + info.layout +
+           "\nevents\n";
+    out += events;
+    out += "end " + std::to_string(ticks) + '\n';
     return out;
+}
+
+} // namespace
+
+std::string RecordingWriter::text() const {
+    return format(m_info, m_events, m_ticks);
+}
+
+std::string writeRecording(const Recording& r) {
+    return format(r.info, r.events, r.ticks);
 }
 
 bool saveRecording(const RecordingWriter& w, const std::string& path, std::string* error) {

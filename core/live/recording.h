@@ -86,6 +86,9 @@ struct Recording {
     double duration = 0;
 };
 
+// The file again, as read.
+std::string writeRecording(const Recording& r);
+
 // nullopt with *error naming the line when the text is not a whole, well-formed recording
 // (every tick is decoded and parsed, so a recording that reads here replays in full).
 std::optional<Recording> readRecording(std::string_view text, std::string* error);

@@ -100,6 +100,7 @@ TEST(Recording, WritesReadsAndReplaysToTheSameRatesAsLive) {
     EXPECT_EQ(r->info.layout, info().layout);
     EXPECT_EQ(r->ticks, 101u);
     EXPECT_DOUBLE_EQ(r->duration, 10.0);
+    EXPECT_EQ(writeRecording(*r), text); // what was read writes back the same
 
     Replay replay(*r);
     ReplayEvent e;

@@ -3,6 +3,7 @@
 #include "board_expect.h"
 #include "core/collect_local.h"
 #include "ui/applydialog.h"
+#include "ui/comparedialog.h"
 #include "ui/coremodel.h"
 #include "ui/heatmapwidget.h"
 #include "ui/livepanel.h"
@@ -31,6 +32,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace coresteer;
 using namespace coresteer::ui;
@@ -355,6 +357,120 @@ TEST(ApplyDialog, ShowsTheDiffTheScriptAndThePersistentFiles) {
     expectNotBlank(w.grab().toImage(), QStringLiteral(CORESTEER_SCREENSHOT_DIR "/main-demo.png"));
     expectNotBlank(d->grab().toImage(),
                    QStringLiteral(CORESTEER_SCREENSHOT_DIR "/apply-dialog.png"));
+}
+
+// Recording in the demo: start, stop, save, export CSV and PNG; then the saved file opens as a
+// replay in every view (with nothing to apply), and two recordings compare side by side.
+TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
+    const auto dir = std::filesystem::path(CORESTEER_SCREENSHOT_DIR).parent_path() / "ui-recording";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto file = QString::fromStdString((dir / "demo.csrec").string());
+    std::size_t recordedRates = 0;
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::snapshotShown);
+        w.openDemo();
+        ASSERT_TRUE(shown.wait(10000));
+        auto* panel = w.livePanel();
+        EXPECT_TRUE(panel->testButton()->isEnabled());
+        QString error;
+        EXPECT_FALSE(panel->saveRecording(file, &error)); // nothing recorded yet
+        EXPECT_FALSE(error.isEmpty());
+        QSignalSpy live(w.connection(), &Connection::live);
+        panel->testButton()->click(); // Start recording
+        EXPECT_TRUE(panel->testRunning());
+        while (live.count() < 20)
+            ASSERT_TRUE(live.wait(5000));
+        QTest::qWait(20);
+        EXPECT_GE(panel->recordedTicks(), 20u);
+        QSignalSpy finished(panel, &LivePanel::recordingFinished);
+        panel->testButton()->click(); // Stop
+        ASSERT_EQ(finished.count(), 1);
+        const auto rec = panel->recording();
+        ASSERT_TRUE(rec);
+        EXPECT_GE(rec->ticks, 20u);
+        EXPECT_EQ(rec->info.label, "Demo router (NanoPi R6S)");
+        EXPECT_FALSE(rec->info.capture.empty());
+        std::string why;
+        const auto sum = summarize(*rec, &why);
+        ASSERT_TRUE(sum) << why;
+        recordedRates = sum->ticks;
+        // The demo's default layout pins CPU3 (the LITTLE core with the NIC IRQs).
+        EXPECT_GT(sum->core(3)->mean, 0.9);
+        EXPECT_LT(sum->core(5)->mean, 0.5);
+        EXPECT_FALSE(sum->latency); // no SSH, no probes
+
+        ASSERT_TRUE(panel->saveRecording(file, &error)) << error.toStdString();
+        const auto csv = QString::fromStdString((dir / "demo.csv").string());
+        ASSERT_TRUE(panel->exportCsv(csv, &error)) << error.toStdString();
+        QFile c(csv);
+        ASSERT_TRUE(c.open(QIODevice::ReadOnly));
+        EXPECT_EQ(c.readAll().count('\n'), static_cast<qsizetype>(recordedRates + 1));
+        const auto png = QString::fromStdString((dir / "demo.png").string());
+        ASSERT_TRUE(panel->exportPng(png, &error)) << error.toStdString();
+        QImage img(png);
+        ASSERT_FALSE(img.isNull());
+        EXPECT_EQ(img.width(), 96 + 900 + 70);
+        // CPU3's row is hot, CPU5's is not, in the middle of the heatmap (rows of 18 px from
+        // y = 44).
+        const QColor hot(img.pixel(96 + 450, 44 + 3 * 18 + 9)),
+            cool(img.pixel(96 + 450, 44 + 5 * 18 + 9));
+        EXPECT_GT(hot.red(), 200) << hot.name().toStdString();
+        EXPECT_LT(cool.red(), 100) << cool.name().toStdString();
+        std::filesystem::copy_file(png.toStdString(),
+                                   std::string(CORESTEER_SCREENSHOT_DIR) + "/recording.png",
+                                   std::filesystem::copy_options::overwrite_existing);
+    }
+
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    ASSERT_TRUE(w.openRecording(file, 0)); // all at once
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    EXPECT_FALSE(panel->replaying()); // done
+    ASSERT_TRUE(panel->history());
+    EXPECT_EQ(panel->history()->size(), recordedRates);
+    EXPECT_EQ(panel->heatmap()->samples(), static_cast<int>(recordedRates));
+    EXPECT_TRUE(w.windowTitle().contains(QStringLiteral("demo.csrec")));
+    EXPECT_FALSE(panel->testButton()->isEnabled()); // a replay records nothing
+    // The grid shows the recording's snapshot, coloured by its last rates; nothing applies.
+    EXPECT_GT(w.gridModel()->rowCount(), 0);
+    w.recommend();
+    EXPECT_GT(w.gridModel()->changedCount(), 0);
+    EXPECT_FALSE(w.openApplyDialog() && w.applyDialog()->applyButton()->isEnabled());
+    QAction* apply = nullptr;
+    for (auto* a : w.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("&Apply..."))
+            apply = a;
+    ASSERT_TRUE(apply);
+    EXPECT_FALSE(apply->isEnabled());
+
+    // A replay at its own pace moves on with time.
+    ASSERT_TRUE(w.openRecording(file, 16));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_TRUE(panel->replaying());
+    QTest::qWait(300);
+    EXPECT_GT(panel->replayPosition(), 2.0);
+    EXPECT_GT(panel->history()->size(), 0u);
+    panel->finishReplay();
+    EXPECT_EQ(panel->history()->size(), recordedRates);
+
+    // Before and after: the same recording twice; a broken file is an error, not a dialog.
+    auto* d = w.compareRecordings(file, file);
+    ASSERT_TRUE(d);
+    const int row = d->row(QStringLiteral("CPU3 busy, mean"));
+    ASSERT_GE(row, 0);
+    EXPECT_EQ(d->table()->item(row, 3)->text(), QStringLiteral("+0.0 %"));
+    EXPECT_GE(d->row(QStringLiteral("Bufferbloat grade")), 0);
+    d->resize(1200, 800);
+    expectNotBlank(d->grab().toImage(),
+                   QStringLiteral(CORESTEER_SCREENSHOT_DIR "/compare-dialog.png"));
+    std::ofstream(dir / "broken.csrec") << "coresteer-recording 1\nlabel x\n";
+    EXPECT_FALSE(
+        w.compareRecordings(file, QString::fromStdString((dir / "broken.csrec").string())));
+    EXPECT_TRUE(w.lastError().contains(QStringLiteral("broken.csrec")))
+        << w.lastError().toStdString();
 }
 
 int main(int argc, char** argv) {
