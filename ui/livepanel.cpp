@@ -91,7 +91,10 @@ LivePanel::LivePanel(QWidget* parent)
     auto* chart = new QChart;
     chart->legend()->hide();
     chart->setMargins(QMargins(2, 2, 2, 2));
-    chart->setTitle(tr("Latency (ms) and load generator (Mb/s)"));
+    chart->setTitle(tr("Latency (ms), load (Mb/s)"));
+    QFont small = chart->titleFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    chart->setTitleFont(small);
     chart->addSeries(m_latency);
     chart->addSeries(m_down);
     chart->addSeries(m_up);
@@ -107,12 +110,19 @@ LivePanel::LivePanel(QWidget* parent)
     m_down->attachAxis(m_mbps);
     m_up->attachAxis(m_mbps);
     m_latencyX->setRange(0, 60);
-    m_latencyX->setTitleText(tr("s"));
     m_latencyY->setRange(0, 10);
     m_mbps->setRange(0, 100);
     m_mbps->setLabelFormat(QStringLiteral("%.0f"));
+    m_latencyY->setLabelFormat(QStringLiteral("%.1f"));
+    m_latencyX->setLabelFormat(QStringLiteral("%.0f"));
+    for (auto* axis : {m_latencyX, m_latencyY, m_mbps}) {
+        axis->setLabelsFont(small);
+        axis->setTickCount(4);
+    }
+    m_latencyX->setTitleText(QString());
     auto* latencyView = new QChartView(chart);
-    latencyView->setMinimumWidth(260);
+    latencyView->setMinimumWidth(340);
+    latencyView->setMinimumHeight(150);
     m_testButton->setCheckable(true);
     m_testButton->setEnabled(false);
     connect(m_testButton, &QPushButton::toggled, this,
@@ -128,7 +138,7 @@ LivePanel::LivePanel(QWidget* parent)
     auto* middle = new QSplitter(Qt::Horizontal);
     middle->addWidget(m_heatmap);
     middle->addWidget(side);
-    middle->setStretchFactor(0, 3);
+    middle->setStretchFactor(0, 2);
     middle->setStretchFactor(1, 1);
     m_probeTimer->setInterval(100);
     connect(m_probeTimer, &QTimer::timeout, this, &LivePanel::probe);

@@ -223,7 +223,8 @@ QImage renderRecording(const Recording& rec, std::string* error) {
         for (double t : lost)
             p.drawLine(pt(t, 0), QPointF(pt(t, 0).x(), top));
         p.setPen(Qt::black);
-        p.drawText(QRect(4, top, kLeft - 8, 16), Qt::AlignRight, QString::number(maxV, 'f', 0));
+        p.drawText(QRect(4, top, kLeft - 8, 16), Qt::AlignRight,
+                   QString::number(maxV, 'f', maxV < 10 ? 1 : 0));
         p.drawText(QRect(4, top + kStrip - 16, kLeft - 8, 16), Qt::AlignRight, QStringLiteral("0"));
         p.drawText(QRect(kLeft + 4, top - 18, kPlotW, 16), Qt::AlignLeft | Qt::AlignVCenter, name);
         p.setPen(QColor(0x15, 0x65, 0xc0));
