@@ -10,14 +10,15 @@ CORESTEER_BUILD_PACKAGES=(
 # sanitizers, gawk for the benchmark's baseline; the emulated router (tests/router-vm) runs
 # Debian's kernel (fetched by apt-get download, never installed) under QEMU with BusyBox,
 # dropbear and ethtool, in a network namespace of the test's own; the GUI binary runs under Xvfb;
-# the sampler's cost is measured against htop and its figures against mpstat (sysstat).
+# the sampler's cost is measured against htop and its figures against mpstat (sysstat); the
+# recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1.
 CORESTEER_TEST_PACKAGES=(
     libgtest-dev libbenchmark-dev
     clang libclang-rt-14-dev
     gawk busybox-static
     openssh-server openssh-client dropbear-bin
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
-    xvfb xauth htop sysstat
+    xvfb xauth htop sysstat iperf3
 )
 
 ensure_packages() {

@@ -15,14 +15,19 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QFormLayout>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
+#include <QProcess>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -79,7 +84,8 @@ LivePanel::LivePanel(QWidget* parent)
       m_grade(new QLabel), m_latency(new QLineSeries), m_latencyX(new QValueAxis),
       m_latencyY(new QValueAxis), m_replayTimer(new QTimer(this)), m_replayBar(new QWidget),
       m_replayLabel(new QLabel), m_replaySpeed(new QComboBox), m_down(new QLineSeries),
-      m_up(new QLineSeries), m_mbps(new QValueAxis) {
+      m_up(new QLineSeries), m_mbps(new QValueAxis), m_loadMode(new QComboBox),
+      m_loadServer(new QLineEdit), m_loadStreams(new QSpinBox) {
     m_irqs->setToolTip(tr("Where each NIC interrupt lands now, and how often it fires"));
     m_ifaces->setToolTip(tr("Throughput of each interface, from /proc/net/dev"));
     m_heatmap->setToolTip(tr("Cores (rows) over time (columns, newest on the right), coloured by "
@@ -132,6 +138,27 @@ LivePanel::LivePanel(QWidget* parent)
     auto* sideBox = new QVBoxLayout(side);
     sideBox->setContentsMargins(0, 0, 0, 0);
     sideBox->addWidget(m_replayBar);
+    // The optional load generator, under the record button's control.
+    m_loadMode->addItem(tr("None (run your own test)"));
+    m_loadMode->addItem(tr("iperf3 download"), static_cast<int>(LoadSpec::Direction::Download));
+    m_loadMode->addItem(tr("iperf3 upload"), static_cast<int>(LoadSpec::Direction::Upload));
+    m_loadMode->addItem(tr("iperf3 both ways"), static_cast<int>(LoadSpec::Direction::Both));
+    m_loadServer->setPlaceholderText(tr("iperf3 server: host[:port]"));
+    m_loadStreams->setRange(1, 32);
+    m_loadStreams->setValue(4);
+    m_loadStreams->setSuffix(tr(" streams"));
+    auto* load = new QHBoxLayout;
+    load->addWidget(m_loadMode);
+    load->addWidget(m_loadServer, 1);
+    load->addWidget(m_loadStreams);
+    sideBox->addLayout(load);
+    if (!loadGeneratorAvailable()) {
+        for (QWidget* w : {static_cast<QWidget*>(m_loadMode), static_cast<QWidget*>(m_loadServer),
+                           static_cast<QWidget*>(m_loadStreams)}) {
+            w->setEnabled(false);
+            w->setToolTip(tr("Install iperf3 to generate the load from here"));
+        }
+    }
     sideBox->addWidget(m_testButton);
     sideBox->addWidget(m_grade);
     sideBox->addWidget(latencyView, 1);
@@ -211,6 +238,13 @@ void LivePanel::startTest() {
         if (m_writer.get() == writer)
             m_writer->phase(recordingSeconds(), "load");
     });
+    m_loadProblem.clear();
+    // After the 3 s baseline, the load generator (when chosen) starts with the load phase.
+    if (m_loadMode->currentIndex() > 0)
+        QTimer::singleShot(3000, this, [this, writer = m_writer.get()] {
+            if (m_writer.get() == writer)
+                startLoad();
+        });
     const bool probing = !m_host.isEmpty() && m_port > 0;
     m_grade->setText(probing ? tr("Recording. Measuring the idle latency for 3 s ...")
                              : tr("Recording the load (no latency: not a router over SSH)."));
@@ -233,6 +267,7 @@ void LivePanel::stopTest() {
         m_testButton->setChecked(false);
     }
     m_testButton->setText(tr("Start recording"));
+    stopLoad();
     if (!was)
         return;
     Q_EMIT recordingActive(false);
@@ -249,6 +284,76 @@ void LivePanel::stopTest() {
     }
     showGrade();
     Q_EMIT recordingFinished();
+}
+
+bool LivePanel::loadGeneratorAvailable() const {
+    return !QStandardPaths::findExecutable(QStringLiteral("iperf3")).isEmpty();
+}
+
+void LivePanel::setLoadGenerator(std::optional<LoadSpec> spec) {
+    if (!spec) {
+        m_loadMode->setCurrentIndex(0);
+        return;
+    }
+    m_loadMode->setCurrentIndex(m_loadMode->findData(static_cast<int>(spec->direction)));
+    m_loadServer->setText(
+        QStringLiteral("%1:%2").arg(QString::fromStdString(spec->server)).arg(spec->port));
+    if (spec->server.find(':') != std::string::npos)
+        m_loadServer->setText(
+            QStringLiteral("[%1]:%2").arg(QString::fromStdString(spec->server)).arg(spec->port));
+    m_loadStreams->setValue(spec->streams);
+}
+
+void LivePanel::startLoad() {
+    LoadSpec spec;
+    std::string error;
+    if (!parseLoadServer(m_loadServer->text().trimmed().toStdString(), spec, &error)) {
+        m_loadProblem = QString::fromStdString(error);
+        m_grade->setText(m_loadProblem.toHtmlEscaped());
+        return;
+    }
+    spec.streams = m_loadStreams->value();
+    spec.direction = static_cast<LoadSpec::Direction>(m_loadMode->currentData().toInt());
+    m_loadReader = std::make_unique<IperfReader>(spec);
+    m_load = new QProcess(this);
+    QStringList args;
+    for (const auto& a : iperfArguments(spec))
+        args << QString::fromStdString(a);
+    connect(m_load, &QProcess::readyReadStandardOutput, this, [this, p = m_load] {
+        const auto out = p->readAllStandardOutput();
+        if (!m_loadReader)
+            return;
+        for (const auto& r : m_loadReader->feed(
+                 std::string_view(out.constData(), static_cast<std::size_t>(out.size())))) {
+            const double t = recordingSeconds();
+            if (m_writer)
+                m_writer->throughput(t, r.downBitsPerSec, r.upBitsPerSec);
+            addThroughput(t, r.downBitsPerSec, r.upBitsPerSec);
+        }
+    });
+    connect(m_load, &QProcess::finished, this, [this, p = m_load](int code, QProcess::ExitStatus) {
+        if (m_load == p && m_testing && code != 0) {
+            m_loadProblem = tr("iperf3 stopped: %1")
+                                .arg(QString::fromLocal8Bit(p->readAllStandardError()).trimmed());
+            m_grade->setText(m_loadProblem.toHtmlEscaped());
+        }
+    });
+    m_load->start(QStringLiteral("iperf3"), args);
+}
+
+void LivePanel::stopLoad() {
+    if (!m_load)
+        return;
+    auto* p = m_load;
+    m_load = nullptr;
+    m_loadReader.reset();
+    if (p->state() != QProcess::NotRunning) {
+        p->terminate();
+        if (!p->waitForFinished(2000))
+            p->kill();
+        p->waitForFinished(1000);
+    }
+    p->deleteLater();
 }
 
 void LivePanel::addSample(const SampleTexts& texts) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/live/history.h"
+#include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "ui/connection.h"
 
@@ -22,6 +23,9 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QProcess;
+class QSpinBox;
 class QLineSeries;
 class QPushButton;
 class QTableWidget;
@@ -56,6 +60,14 @@ public:
     QString gradeText() const;
     int probes() const { return static_cast<int>(m_idle.size() + m_loaded.size()); }
     QPushButton* testButton() const { return m_testButton; }
+
+    // Optional load while recording: iperf3 on this machine against a server the person names,
+    // started after the idle baseline and stopped with the recording. Offered when iperf3 is
+    // installed. nullopt: no load generator.
+    void setLoadGenerator(std::optional<LoadSpec> spec);
+    bool loadGeneratorAvailable() const;
+    // What went wrong with the load generator, if anything (a bad server, iperf3's own error).
+    QString loadGeneratorProblem() const { return m_loadProblem; }
 
     // The last recording finished here, or the one being replayed; nullptr when none.
     std::shared_ptr<const Recording> recording() const { return m_finished; }
@@ -101,6 +113,8 @@ private:
     void addLatency(double t, std::optional<double> ms);
     void addThroughput(double t, double down, double up);
     void replayStep();
+    void startLoad();
+    void stopLoad();
     double recordingSeconds() const;
 
     QString m_host;
@@ -129,6 +143,12 @@ private:
     QLineSeries* m_down;
     QLineSeries* m_up;
     QValueAxis* m_mbps;
+    QComboBox* m_loadMode;
+    QLineEdit* m_loadServer;
+    QSpinBox* m_loadStreams;
+    QProcess* m_load = nullptr;
+    std::unique_ptr<IperfReader> m_loadReader;
+    QString m_loadProblem;
 };
 
 } // namespace coresteer::ui

@@ -18,6 +18,7 @@
 #include <QImage>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSet>
 #include <QSignalSpy>
@@ -32,7 +33,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+
+#include <arpa/inet.h>
 #include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace coresteer;
 using namespace coresteer::ui;
@@ -471,6 +477,82 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
         w.compareRecordings(file, QString::fromStdString((dir / "broken.csrec").string())));
     EXPECT_TRUE(w.lastError().contains(QStringLiteral("broken.csrec")))
         << w.lastError().toStdString();
+}
+
+namespace {
+
+// A port on 127.0.0.1 that nothing listens on now.
+int freeLoopbackPort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+        return -1;
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+} // namespace
+
+// The load generator: iperf3 on this machine against an iperf3 server the test starts on
+// 127.0.0.1, both ways with two streams, after the idle baseline; its throughput lands in the
+// recording and on the chart. (iperf3 is one of the test packages.)
+TEST(LivePanel, RecordingRunsIperf3AfterTheBaselineAndKeepsItsThroughput) {
+    const int port = freeLoopbackPort();
+    ASSERT_GT(port, 0);
+    QProcess server;
+    server.start(QStringLiteral("iperf3"),
+                 {QStringLiteral("--server"), QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
+                  QStringLiteral("--port"), QString::number(port), QStringLiteral("--one-off")});
+    ASSERT_TRUE(server.waitForStarted(5000)) << "iperf3 is not installed";
+    QTest::qWait(300);
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    ASSERT_TRUE(panel->loadGeneratorAvailable());
+    LoadSpec spec;
+    spec.server = "127.0.0.1";
+    spec.port = port;
+    spec.streams = 2;
+    spec.direction = LoadSpec::Direction::Both;
+    panel->setLoadGenerator(spec);
+    panel->startTest();
+    QTest::qWait(5500); // 3 s baseline, then 2.5 s of iperf3
+    panel->stopTest();
+    EXPECT_TRUE(panel->loadGeneratorProblem().isEmpty())
+        << panel->loadGeneratorProblem().toStdString();
+    const auto rec = panel->recording();
+    ASSERT_TRUE(rec);
+    std::string error;
+    const auto sum = summarize(*rec, &error);
+    ASSERT_TRUE(sum) << error;
+    ASSERT_TRUE(sum->downMean && sum->upMean) << "no iperf3 report was recorded";
+    std::printf("iperf3 over loopback, 2 streams each way: down %.0f Mb/s, up %.0f Mb/s\n",
+                *sum->downMean / 1e6, *sum->upMean / 1e6);
+    EXPECT_GT(*sum->downMean, 10e6);
+    EXPECT_GT(*sum->upMean, 10e6);
+    // Nothing before the baseline ended: the first report is after 3 s.
+    Replay replay(*rec);
+    ReplayEvent e;
+    double first = -1;
+    while (replay.next(e))
+        if (e.kind == ReplayEvent::Kind::Throughput && first < 0)
+            first = e.t;
+    EXPECT_GT(first, 3.0);
+    server.waitForFinished(5000);
+    // A server that is not one is refused before iperf3 runs.
+    spec.server = "-oops";
+    panel->setLoadGenerator(spec);
+    panel->startTest();
+    QTest::qWait(3300);
+    panel->stopTest();
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("cannot start with")))
+        << panel->loadGeneratorProblem().toStdString();
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,165 @@
+#include "core/live/loadgen.h"
+
+#include "core/text.h"
+
+#include <algorithm>
+
+namespace coresteer {
+
+bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error) {
+    auto fail = [&](const std::string& why) {
+        if (error)
+            *error = "load generator server '" + text::printable(text, 60) + "': " + why;
+        return false;
+    };
+    std::string_view host = text;
+    std::optional<std::uint64_t> port;
+    if (!text.empty() && text.front() == '[') {
+        const auto close = text.find(']');
+        if (close == std::string_view::npos)
+            return fail("no closing ']'");
+        host = text.substr(1, close - 1);
+        const auto rest = text.substr(close + 1);
+        if (!rest.empty()) {
+            if (rest.front() != ':')
+                return fail("expected ':port' after ']'");
+            port = text::parseU64(rest.substr(1));
+            if (!port)
+                return fail("not a port");
+        }
+    } else if (std::count(text.begin(), text.end(), ':') == 1) {
+        const auto colon = text.find(':');
+        host = text.substr(0, colon);
+        port = text::parseU64(text.substr(colon + 1));
+        if (!port)
+            return fail("not a port");
+    }
+    if (host.empty() || host.size() > 253)
+        return fail("no host");
+    if (host.front() == '-')
+        return fail("a host cannot start with '-'");
+    for (char c : host)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
+              c == '_' || c == '%'))
+            return fail("not a host name or address");
+    if (port && (*port < 1 || *port > 65535))
+        return fail("the port must be 1 to 65535");
+    spec.server = std::string(host);
+    if (port)
+        spec.port = static_cast<int>(*port);
+    return true;
+}
+
+std::vector<std::string> iperfArguments(const LoadSpec& spec) {
+    std::vector<std::string> a = {"--client",    spec.server,
+                                  "--port",      std::to_string(spec.port),
+                                  "--parallel",  std::to_string(std::clamp(spec.streams, 1, 32)),
+                                  "--time",      std::to_string(std::max(spec.seconds, 1)),
+                                  "--interval",  "0.5",
+                                  "--forceflush"};
+    if (spec.direction == LoadSpec::Direction::Download)
+        a.emplace_back("--reverse");
+    else if (spec.direction == LoadSpec::Direction::Both)
+        a.emplace_back("--bidir");
+    return a;
+}
+
+namespace {
+
+double unitScale(std::string_view unit) {
+    if (unit == "bits/sec")
+        return 1;
+    if (unit == "Kbits/sec")
+        return 1e3;
+    if (unit == "Mbits/sec")
+        return 1e6;
+    if (unit == "Gbits/sec")
+        return 1e9;
+    if (unit == "Tbits/sec")
+        return 1e12;
+    return -1;
+}
+
+} // namespace
+
+std::vector<IperfReader::Report> IperfReader::feed(std::string_view data) {
+    std::vector<Report> out;
+    m_buf.append(data);
+    std::size_t start = 0;
+    while (true) {
+        const auto nl = m_buf.find('\n', start);
+        if (nl == std::string::npos)
+            break;
+        line(std::string_view(m_buf).substr(start, nl - start), out);
+        start = nl + 1;
+    }
+    m_buf.erase(0, start);
+    if (m_buf.size() > 4096)
+        m_buf.clear(); // not iperf3's output: nothing to read in it
+    return out;
+}
+
+// "[SUM][RX-C]   0.50-1.00   sec   270 MBytes  4.52 Gbits/sec" and the like.
+void IperfReader::line(std::string_view l, std::vector<Report>& out) {
+    if (l.empty() || l.front() != '[' || l.find("sender") != l.npos || l.find("receiver") != l.npos)
+        return;
+    const auto idEnd = l.find(']');
+    if (idEnd == l.npos)
+        return;
+    const auto id = text::trim(l.substr(1, idEnd - 1));
+    auto rest = l.substr(idEnd + 1);
+    std::string_view role;
+    if (!rest.empty() && rest.front() == '[') {
+        const auto roleEnd = rest.find(']');
+        if (roleEnd == rest.npos)
+            return;
+        role = rest.substr(1, roleEnd - 1);
+        rest = rest.substr(roleEnd + 1);
+    }
+    const bool sum = id == "SUM";
+    if (!sum && !text::parseU64(id))
+        return;
+    // With several streams only the sums count; with one, the stream's own line.
+    if (sum != (std::clamp(m_spec.streams, 1, 32) > 1))
+        return;
+    std::vector<std::string_view> w;
+    text::Tokenizer tok(rest);
+    for (std::string_view t; tok.next(t);)
+        w.push_back(t);
+    if (w.size() < 6 || w[1] != "sec")
+        return;
+    const auto dash = w[0].find('-');
+    if (dash == w[0].npos)
+        return;
+    const auto endText = text::parseDouble(w[0].substr(dash + 1));
+    const auto rateText = text::parseDouble(w[4]);
+    const double scale = unitScale(w[5]);
+    if (!endText || !rateText || scale < 0)
+        return;
+    const double end = endText.value(), rate = rateText.value() * scale;
+    bool down = m_spec.direction == LoadSpec::Direction::Download;
+    if (m_spec.direction == LoadSpec::Direction::Both) {
+        if (role == "RX-C")
+            down = true;
+        else if (role == "TX-C")
+            down = false;
+        else
+            return;
+    }
+    if (m_pending && m_pending->end != end) {
+        out.push_back(*m_pending); // an interval with one direction only
+        m_pending.reset();
+    }
+    if (!m_pending) {
+        m_pending = Report{end, 0, 0};
+        m_haveDown = m_haveUp = false;
+    }
+    (down ? m_pending->downBitsPerSec : m_pending->upBitsPerSec) = rate;
+    (down ? m_haveDown : m_haveUp) = true;
+    if (m_spec.direction != LoadSpec::Direction::Both || (m_haveDown && m_haveUp)) {
+        out.push_back(*m_pending);
+        m_pending.reset();
+    }
+}
+
+} // namespace coresteer

@@ -1,0 +1,50 @@
+// Optional load generation for a bufferbloat test: iperf3 on this machine against a server the
+// person names, with N parallel streams, download, upload or both, and its interval reports read
+// back as throughput on the recording's time axis.
+//
+// iperf3 runs without a shell: its arguments are a vector, and a server name that is not a plain
+// host name or address is refused (a name starting with '-' would be read as an option).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coresteer {
+
+struct LoadSpec {
+    enum class Direction { Download, Upload, Both };
+    std::string server;
+    int port = 5201;
+    int streams = 4; // 1..32
+    Direction direction = Direction::Download;
+    int seconds = 3600; // until stopped, in practice
+};
+
+// "host" or "host:port" or "[v6]:port" into the spec; nullopt with *error when it is not one.
+bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error);
+
+// The arguments after "iperf3": interval reports every 0.5 s, flushed as they come.
+std::vector<std::string> iperfArguments(const LoadSpec& spec);
+
+// Reads iperf3's text output as it arrives: one report per interval, with the throughput each
+// way in bits per second (the SUM lines with several streams; the role column with --bidir).
+class IperfReader {
+public:
+    explicit IperfReader(const LoadSpec& spec) : m_spec(spec) {}
+    struct Report {
+        double end = 0; // seconds since iperf3 started
+        double downBitsPerSec = 0, upBitsPerSec = 0;
+    };
+    std::vector<Report> feed(std::string_view data);
+
+private:
+    void line(std::string_view l, std::vector<Report>& out);
+    LoadSpec m_spec;
+    std::string m_buf;
+    std::optional<Report> m_pending;
+    bool m_haveDown = false, m_haveUp = false;
+};
+
+} // namespace coresteer
