@@ -128,6 +128,20 @@ MainWindow::MainWindow(QWidget* parent)
             if (auto* d = compareRecordings(before, after))
                 d->show();
     });
+    recording
+        ->addAction(tr("Sample: the demo &before and after Recommend"), this,
+                    [this] {
+                        if (auto* d = compareRecordings(
+                                QStringLiteral(":/recordings/r6s-demo-before.csrec"),
+                                QStringLiteral(":/recordings/r6s-demo-after.csrec")))
+                            d->show();
+                    })
+        ->setToolTip(
+            tr("Two recordings made by coresteer of a bufferbloat test on the R6S under the "
+               "demo's traffic model, before and after Recommend"));
+    recording->addAction(tr("Sample: &replay the demo's recording"), this, [this] {
+        openRecording(QStringLiteral(":/recordings/r6s-demo-before.csrec"));
+    });
     recording->addSeparator();
     auto exporter = [this](const QString& title, const QString& filter, const QString& suffix,
                            bool (LivePanel::*save)(const QString&, QString*) const) {
@@ -270,9 +284,32 @@ void MainWindow::updateActions() {
                                   m_grid->changedCount() > 0);
 }
 
+namespace {
+
+// A recording from a file or from the built-in samples (":/recordings/...").
+std::optional<Recording> readRecordingFile(const QString& file, std::string* error) {
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly)) {
+        *error = file.toStdString() + ": cannot be read";
+        return std::nullopt;
+    }
+    if (in.size() > static_cast<qint64>(Recording::kMaxBytes)) {
+        *error = file.toStdString() + ": larger than a recording can be";
+        return std::nullopt;
+    }
+    const auto data = in.readAll();
+    auto r = readRecording(
+        std::string_view(data.constData(), static_cast<std::size_t>(data.size())), error);
+    if (!r)
+        *error = file.toStdString() + ": " + *error;
+    return r;
+}
+
+} // namespace
+
 bool MainWindow::openRecording(const QString& file, double speed) {
     std::string error;
-    auto rec = loadRecording(file.toStdString(), &error);
+    auto rec = readRecordingFile(file, &error);
     std::optional<FileBundle> bundle;
     if (rec) {
         bundle = readCapture(rec->info.capture, &error);
@@ -299,8 +336,8 @@ bool MainWindow::openRecording(const QString& file, double speed) {
 
 CompareDialog* MainWindow::compareRecordings(const QString& before, const QString& after) {
     std::string error;
-    auto a = loadRecording(before.toStdString(), &error);
-    auto b = a ? loadRecording(after.toStdString(), &error) : std::nullopt;
+    auto a = readRecordingFile(before, &error);
+    auto b = a ? readRecordingFile(after, &error) : std::nullopt;
     if (!a || !b) {
         showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
         return nullptr;

@@ -472,6 +472,18 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
     d->resize(1200, 800);
     expectNotBlank(d->grab().toImage(),
                    QStringLiteral(CORESTEER_SCREENSHOT_DIR "/compare-dialog.png"));
+    // The built-in samples: made by this code (the SSH widget test), they read and replay.
+    auto* samples = w.compareRecordings(QStringLiteral(":/recordings/r6s-demo-before.csrec"),
+                                        QStringLiteral(":/recordings/r6s-demo-after.csrec"));
+    ASSERT_TRUE(samples) << w.lastError().toStdString();
+    EXPECT_GE(samples->row(QStringLiteral("eth2 in, mean")), 0);
+    EXPECT_GE(samples->row(QStringLiteral("Latency under load (median)")), 0);
+    ASSERT_TRUE(w.openRecording(QStringLiteral(":/recordings/r6s-demo-before.csrec"), 0));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_GT(panel->history()->size(), 40u);
+    EXPECT_GT(panel->probes(), 40);
+    EXPECT_TRUE(panel->gradeText().contains(QStringLiteral("grade A+")))
+        << panel->gradeText().toStdString();
     std::ofstream(dir / "broken.csrec") << "coresteer-recording 1\nlabel x\n";
     EXPECT_FALSE(
         w.compareRecordings(file, QString::fromStdString((dir / "broken.csrec").string())));
