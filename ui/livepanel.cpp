@@ -357,8 +357,17 @@ void LivePanel::stopLoad() {
 }
 
 void LivePanel::addSample(const SampleTexts& texts) {
-    if (m_writer)
-        m_writer->sample(recordingSeconds(), texts);
+    if (!m_writer)
+        return;
+    m_writer->sample(recordingSeconds(), texts);
+    // A recording is bounded (many cores at a high rate for a long time reach it): it ends
+    // itself, whole, before that.
+    if (m_writer->bytes() + (4u << 20) > Recording::kMaxBytes) {
+        stopTest();
+        m_grade->setText(
+            m_grade->text() +
+            tr("<br>The recording reached %1 MB and stopped.").arg(Recording::kMaxBytes >> 20));
+    }
 }
 
 void LivePanel::addLatency(double t, std::optional<double> ms) {
