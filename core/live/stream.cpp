@@ -21,7 +21,7 @@ function upd(key, line,    n, f, i, out) {
             for (i = 1; i <= cnt[key]; i++) delete pv[key, i]
         cnt[key] = n
         for (i = 1; i <= n; i++) pv[key, i] = f[i]
-        print "+" key "\t" line
+        o = o "+" key "\t" line "\n"
         return
     }
     out = ""
@@ -30,7 +30,7 @@ function upd(key, line,    n, f, i, out) {
             out = out " " i ":" f[i]
             pv[key, i] = f[i]
         }
-    if (out != "") print "=" key "\t" substr(out, 2)
+    if (out != "") o = o "=" key "\t" substr(out, 2) "\n"
 }
 function lead(s) {
     while (substr(s, 1, 1) == " ") s = substr(s, 2)
@@ -68,13 +68,13 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
     up = ""
     f = R "/proc/uptime"
     if ((getline up < f) <= 0) {
-        print "X " f
+        printf "X %s\n", f
         fflush()
         next
     }
     close(f)
     split(up, u, " ")
-    print "T " u[1]
+    o = "T " u[1] "\n"
     rd("s", R "/proc/stat")
     rd("q", R "/proc/softirqs")
     rd("i", R "/proc/interrupts")
@@ -84,9 +84,11 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
             for (i = 1; i <= cnt[k]; i++) delete pv[k, i]
             delete cnt[k]
             delete raw[k]
-            print "-" k
+            o = o "-" k "\n"
         }
-    print "E"
+    # One write for the whole tick, so one SSH packet: a write per line would cost the sshd on
+    # the router a packet (with its encryption and syscalls) per line.
+    printf "%s", o "E\n"
     fflush()
 }
 )AWK";
