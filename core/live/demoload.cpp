@@ -252,7 +252,8 @@ std::unique_ptr<DemoLoad> DemoLoad::create(std::string root, const Snapshot& sna
     }
     auto load = std::unique_ptr<DemoLoad>(new DemoLoad(std::move(s)));
     // Three days up, at the start of the download phase: the demo opens under load.
-    load->m_uptime = 3 * 86400 + 0.2 * profile.period;
+    const double days = 3 * 86400;
+    load->m_uptime = days - std::fmod(days, profile.period) + 0.2 * profile.period;
     return load;
 }
 

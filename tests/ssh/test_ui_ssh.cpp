@@ -263,7 +263,12 @@ TEST_P(UiSsh, ChangedHostKeyIsABlockingErrorAndNothingIsSent) {
 // as before and after.
 TEST_P(UiSsh, RecordsABufferbloatTestBeforeAndAfterApply) {
     std::string error;
-    auto model = DemoLoad::create(m_root.string(), buildSnapshot(collectLocal(m_root)), &error);
+    // One long download phase, so that both recordings see the same offered load however long
+    // the apply between them takes.
+    DemoLoad::Profile profile;
+    profile.period = 4000;
+    auto model =
+        DemoLoad::create(m_root.string(), buildSnapshot(collectLocal(m_root)), profile, &error);
     ASSERT_TRUE(model) << error;
     ASSERT_TRUE(model->step(0.1, &error)) << error;
     QTimer traffic;
