@@ -75,26 +75,10 @@ CompareDialog::CompareDialog(std::shared_ptr<const Recording> before, const QStr
                        : QString());
     };
     if (a && b) {
-        std::map<int, bool> cpus;
-        for (const auto* s : {&*a, &*b})
-            for (const auto& c : s->cores)
-                cpus[c.cpu] = true;
-        auto core = [](const RecordingSummary& s, int cpu, bool peak) -> std::optional<double> {
-            const auto* c = s.core(cpu);
-            if (!c)
-                return std::nullopt;
-            return (peak ? c->peak : c->mean) * 100;
-        };
-        for (const auto& [cpu, _] : cpus) {
-            add(tr("CPU%1 busy, peak").arg(cpu), core(*a, cpu, true), core(*b, cpu, true),
-                QStringLiteral("%"), 1);
-            add(tr("CPU%1 busy, mean").arg(cpu), core(*a, cpu, false), core(*b, cpu, false),
-                QStringLiteral("%"), 1);
-        }
         std::map<std::string, bool> ifaces;
         for (const auto* s : {&*a, &*b})
             for (const auto& i : s->interfaces)
-                if (i.name != "lo")
+                if (i.name != "lo" && i.rxMean + i.txMean >= 1e5) // idle ones say nothing
                     ifaces[i.name] = true;
         auto iface = [](const RecordingSummary& s, const std::string& n, bool rx,
                         bool peak) -> std::optional<double> {
@@ -136,6 +120,23 @@ CompareDialog::CompareDialog(std::shared_ptr<const Recording> before, const QStr
                                                       : QStringLiteral("-"));
             it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(r, c, it);
+        }
+        // Then each core: what moved where.
+        std::map<int, bool> cpus;
+        for (const auto* s : {&*a, &*b})
+            for (const auto& c : s->cores)
+                cpus[c.cpu] = true;
+        auto core = [](const RecordingSummary& s, int cpu, bool peak) -> std::optional<double> {
+            const auto* c = s.core(cpu);
+            if (!c)
+                return std::nullopt;
+            return (peak ? c->peak : c->mean) * 100;
+        };
+        for (const auto& [cpu, _] : cpus) {
+            add(tr("CPU%1 busy, peak").arg(cpu), core(*a, cpu, true), core(*b, cpu, true),
+                QStringLiteral("%"), 1);
+            add(tr("CPU%1 busy, mean").arg(cpu), core(*a, cpu, false), core(*b, cpu, false),
+                QStringLiteral("%"), 1);
         }
     }
 
