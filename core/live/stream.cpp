@@ -11,60 +11,96 @@ namespace {
 
 // No single quote in here: the program goes to the router inside one (shellQuote).
 constexpr const char* kAwk = R"AWK(
-function upd(key, line,    n, f, i, out) {
-    seen[key] = 1
-    if (key in raw && raw[key] == line) return
+function mark(key) {
+    if (!(key in seen)) {
+        seen[key] = 1
+        ns++
+    }
+}
+function upd(key, line,    n, m, f, g, i, out) {
+    mark(key)
+    if (key in raw) {
+        if (raw[key] == line) return
+        m = split(raw[key], g, " ")
+    } else {
+        m = -1
+        nraw++
+    }
     raw[key] = line
     n = split(line, f, " ")
-    if (!(key in cnt) || cnt[key] != n) {
-        if (key in cnt)
-            for (i = 1; i <= cnt[key]; i++) delete pv[key, i]
-        cnt[key] = n
-        for (i = 1; i <= n; i++) pv[key, i] = f[i]
+    if (n != m) {
         o = o "+" key "\t" line "\n"
         return
     }
     out = ""
     for (i = 1; i <= n; i++)
-        if (pv[key, i] != f[i]) {
-            out = out " " i ":" f[i]
-            pv[key, i] = f[i]
-        }
+        if (f[i] "" != g[i] "") out = out " " i ":" f[i]
     if (out != "") o = o "=" key "\t" substr(out, 2) "\n"
 }
 function lead(s) {
     while (substr(s, 1, 1) == " ") s = substr(s, 2)
     return s
 }
-function rd(src, file,    line, k, c, no) {
+function rd(src, file,    line, k, c, no, p, net) {
     no = 0
+    net = 0
     while ((getline line < file) > 0) {
         no++
+        # Only the lines wanted are read: the cpu lines lead /proc/stat, numbered IRQs come
+        # before the architecture's rows in /proc/interrupts, NET_TX and NET_RX are two rows.
+        if (src == "s" && substr(line, 1, 3) != "cpu") break
+        if (src == "q" && net == 2) break
+        # A line as it was at this place last tick has the same key and nothing to send.
+        p = src no
+        if ((p in pl) && pl[p] == line) {
+            if (pk[p] != "") {
+                mark(pk[p])
+                if (src == "q" && no > 1) net++
+            } else if (src == "i" && no > 1) break
+            continue
+        }
+        pl[p] = line
+        k = ""
         if (src == "s") {
-            if (substr(line, 1, 3) != "cpu") break
-            upd("s:" substr(line, 1, index(line, " ") - 1), line)
+            k = "s:" substr(line, 1, index(line, " ") - 1)
+            upd(k, line)
         } else if (no == 1 && (src == "q" || src == "i")) {
-            upd(src ":H", line)
+            k = src ":H"
+            upd(k, line)
         } else if (src == "i") {
             c = index(line, ":")
             k = lead(substr(line, 1, c))
-            if (index("0123456789", substr(k, 1, 1)) > 0) upd("i:" k, line)
+            if (index("0123456789", substr(k, 1, 1)) == 0) {
+                pk[p] = ""
+                break
+            }
+            k = "i:" k
+            upd(k, line)
         } else if (src == "q") {
             k = lead(substr(line, 1, index(line, ":")))
-            if (k == "NET_RX:" || k == "NET_TX:") upd("q:" k, line)
+            if (k == "NET_RX:" || k == "NET_TX:") {
+                k = "q:" k
+                upd(k, line)
+                net++
+            } else k = ""
         } else if (src == "n" && no > 2) {
             c = index(line, ":")
-            if (c == 0) continue
-            k = lead(substr(line, 1, c - 1))
-            if (k != "" && index(k, " ") == 0 && index(k, "|") == 0)
-                upd("n:" k, k ": " substr(line, c + 1))
+            if (c > 0) {
+                k = lead(substr(line, 1, c - 1))
+                if (k != "" && index(k, " ") == 0 && index(k, "|") == 0) {
+                    upd("n:" k, k ": " substr(line, c + 1))
+                    k = "n:" k
+                } else k = ""
+            }
         }
+        pk[p] = k
     }
     close(file)
 }
 BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
 {
     split("", seen)
+    ns = 0
     up = ""
     f = R "/proc/uptime"
     if ((getline up < f) <= 0) {
@@ -79,13 +115,13 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
     rd("q", R "/proc/softirqs")
     rd("i", R "/proc/interrupts")
     rd("n", R "/proc/net/dev")
-    for (k in cnt)
-        if (!(k in seen)) {
-            for (i = 1; i <= cnt[k]; i++) delete pv[k, i]
-            delete cnt[k]
-            delete raw[k]
-            o = o "-" k "\n"
-        }
+    if (ns != nraw)
+        for (k in raw)
+            if (!(k in seen)) {
+                delete raw[k]
+                nraw--
+                o = o "-" k "\n"
+            }
     # One write for the whole tick, so one SSH packet: a write per line would cost the sshd on
     # the router a packet (with its encryption and syscalls) per line.
     printf "%s", o "E\n"
@@ -96,12 +132,13 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
 } // namespace
 
 std::string makeSamplerCommand(const std::string& root) {
-    // mawk (Debian's awk) reads a pipe in blocks unless told otherwise; BusyBox awk and gawk
-    // read it a line at a time already. The one check forks once, at start.
+    // mawk, where there is one, costs the router the least per tick (Debian always has it, even
+    // when `awk` is gawk); it reads a pipe in blocks unless told -W interactive. Otherwise awk:
+    // BusyBox's on OpenWrt. `command -v` is the shell's own: nothing forks before the exec.
     return "CORESTEER_ROOT=" + ssh::shellQuote(root) +
            "; export CORESTEER_ROOT; P=" + ssh::shellQuote(kAwk) +
-           "; if awk -W version 2>/dev/null | grep -q mawk; then exec awk -W interactive \"$P\"; "
-           "fi; exec awk \"$P\"";
+           "; if command -v mawk >/dev/null 2>&1; then exec mawk -W interactive \"$P\"; fi; "
+           "exec awk \"$P\"";
 }
 
 namespace {
@@ -178,8 +215,9 @@ void SampleEncoder::read(char source, std::string_view text, std::string& out) {
         } else if (source == 'i') {
             const auto c = line.find(':');
             const auto k = lead(line.substr(0, c == line.npos ? 0 : c + 1));
-            if (!k.empty() && text::isDigit(k.front()))
-                update("i:" + std::string(k), line, out);
+            if (k.empty() || !text::isDigit(k.front()))
+                break; // the architecture's rows follow the numbered IRQs
+            update("i:" + std::string(k), line, out);
         } else if (source == 'q') {
             const auto c = line.find(':');
             const auto k = lead(line.substr(0, c == line.npos ? 0 : c + 1));

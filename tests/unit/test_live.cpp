@@ -143,19 +143,30 @@ TEST(SampleDecoder, RefusesWhatTheSamplerDoesNotPrint) {
 
 namespace {
 
-// The sampler command run with this machine's /bin/sh, `awk` being `awkBinary`, through pipes.
+// Where a program is installed here.
+std::string which(const std::string& name) {
+    for (const char* d : {"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"})
+        if (::access((std::string(d) + "/" + name).c_str(), X_OK) == 0)
+            return std::string(d) + "/" + name;
+    return name;
+}
+
+// The sampler command run with this machine's /bin/sh through pipes, with a PATH that holds
+// only `awkBinary`: as `mawk` when it is mawk (the command prefers it), else as `awk`.
 class AwkProcess {
 public:
     AwkProcess(const std::string& awkBinary, const std::string& root, const fs::path& bin) {
+        fs::remove_all(bin);
         fs::create_directories(bin);
-        fs::remove(bin / "awk");
-        std::ofstream(bin / "awk") << "#!/bin/sh\nexec " << awkBinary << " \"$@\"\n";
-        fs::permissions(bin / "awk", fs::perms::owner_all);
+        const bool mawk = awkBinary.find("mawk") != std::string::npos;
+        const auto shim = bin / (mawk ? "mawk" : "awk");
+        std::ofstream(shim) << "#!/bin/sh\nexec " << awkBinary << " \"$@\"\n";
+        fs::permissions(shim, fs::perms::owner_all);
         int in[2], out[2];
         EXPECT_EQ(::pipe(in), 0);
         EXPECT_EQ(::pipe(out), 0);
         const std::string cmd = makeSamplerCommand(root);
-        const std::string path = bin.string() + ":/usr/bin:/bin";
+        const std::string path = bin.string();
         m_pid = ::fork();
         if (m_pid == 0) {
             ::dup2(in[0], 0);
@@ -252,7 +263,7 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt" / "proc", root / "proc",
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::ofstream(root / "proc/uptime") << "1000.00 7000.00\n";
-    const std::string awk = GetParam() == "busybox" ? "busybox awk" : GetParam();
+    const std::string awk = GetParam() == "busybox" ? which("busybox") + " awk" : which(GetParam());
     AwkProcess p(awk, root.string(), dir / "bin");
     auto local = localSampleSource(root.string());
 
