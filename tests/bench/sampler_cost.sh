@@ -26,17 +26,22 @@ rm -f "$kh"
 hz=$(getconf CLK_TCK)
 steady=15
 
-# CPU ticks (utime + stime + cutime + cstime) of a process and all its descendants.
-tree_ticks() {
-    local root=$1 f s rest
+# CPU time in microseconds of a process and all its descendants: the scheduler's own count for
+# each live process (/proc/PID/schedstat, in ns: exact, where utime and stime are sampled at
+# the timer tick, too coarse for a process that runs half a millisecond a tick) plus the
+# children each has reaped (cutime + cstime, in clock ticks).
+tree_us() {
+    local root=$1 f s rest pid run
     for f in /proc/[0-9]*/stat; do
         s=$(cat "$f" 2>/dev/null) || continue
+        pid=${s%% *}
+        read -r run _ < "/proc/$pid/schedstat" 2>/dev/null || continue
         rest=${s##*) }
         # shellcheck disable=SC2086
         set -- $rest
-        echo "${s%% *} $2 ${12} ${13} ${14} ${15}"
-    done | awk -v r="$root" '
-        { pp[$1] = $2; t[$1] = $3 + $4 + $5 + $6 }
+        echo "$pid $2 $run ${14} ${15}"
+    done | awk -v r="$root" -v hz="$hz" '
+        { pp[$1] = $2; t[$1] = $3 / 1000 + ($4 + $5) * 1e6 / hz }
         END {
             sum = 0
             for (p in pp) {
@@ -44,7 +49,7 @@ tree_ticks() {
                 for (i = 0; i < 64 && q != "" && q != 0 && q != r; i++) q = pp[q]
                 if (q == r) sum += t[p]
             }
-            print sum
+            printf "%.0f\n", sum
         }'
 }
 
@@ -67,9 +72,9 @@ measure() {
     sleep 3 # connected, and past the first tick
     session=$(new_child "$master" "$before")
     [ -n "$session" ] || { echo "no session found" >&2; kill "$wl"; return 1; }
-    t0=$(tree_ticks "$session")
+    t0=$(tree_us "$session")
     sleep "$steady"
-    t1=$(tree_ticks "$session")
+    t1=$(tree_us "$session")
     {
         pkill -TERM -P "$wl" || true
         kill "$wl" || true
@@ -80,7 +85,7 @@ measure() {
         kill -0 "$session" 2>/dev/null || break
         sleep 0.1
     done
-    awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s="$steady" 'BEGIN { printf "%.2f", (b - a) / hz / s * 100 }'
+    awk -v a="$t0" -v b="$t1" -v s="$steady" 'BEGIN { printf "%.2f", (b - a) / 1e6 / s * 100 }'
 }
 
 echo "server-side CPU of one SSH session, % of one core, over ${steady} s (connect excluded):"
