@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("coresteer"));
     QApplication::setOrganizationName(QStringLiteral("coresteer"));
     QApplication::setApplicationVersion(QStringLiteral(CORESTEER_VERSION));
+    // The installed desktop file's name: the shell finds the icon and groups the windows by it.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.coresteer.coresteer"));
     QGuiApplication::setHighDpiScaleFactorRoundingPolicy(
         Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
 

@@ -11,7 +11,8 @@ CORESTEER_BUILD_PACKAGES=(
 # Debian's kernel (fetched by apt-get download, never installed) under QEMU with BusyBox,
 # dropbear and ethtool, in a network namespace of the test's own; the GUI binary runs under Xvfb;
 # the sampler's cost is measured against htop and its figures against mpstat (sysstat); the
-# recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1.
+# recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1; what cmake
+# --install lays out is checked with the desktop, AppStream, man and bash-completion tools.
 CORESTEER_TEST_PACKAGES=(
     libgtest-dev libbenchmark-dev
     clang libclang-rt-14-dev
@@ -19,6 +20,7 @@ CORESTEER_TEST_PACKAGES=(
     openssh-server openssh-client dropbear-bin
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
     xvfb xauth htop sysstat iperf3
+    desktop-file-utils appstream bash-completion man-db groff-base
 )
 
 ensure_packages() {

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `cmake --install` into a scratch prefix: every file lands at its place, and the desktop file,
+# the AppStream metadata, the man page and the bash completion pass their own validators.
+#   tests/packaging/install_layout.sh BUILD_DIR SCRATCH_DIR
+set -euo pipefail
+build=$1
+prefix=$2/prefix
+rm -rf "$prefix"
+cmake --install "$build" --prefix "$prefix" >/dev/null
+id=io.github.coresteer.coresteer
+fail=0
+expect() {
+    if [ -e "$prefix/$1" ]; then echo "ok: $1"; else echo "MISSING: $1"; fail=1; fi
+}
+expect bin/coresteer
+expect bin/coresteer-cli
+expect share/applications/$id.desktop
+expect share/metainfo/$id.metainfo.xml
+expect share/icons/hicolor/scalable/apps/$id.svg
+expect share/man/man1/coresteer-cli.1
+expect share/bash-completion/completions/coresteer-cli
+n=$(find "$prefix/share/coresteer/presets" -name '*.json' | wc -l)
+[ "$n" -ge 6 ] && echo "ok: $n presets" || { echo "MISSING: presets ($n)"; fail=1; }
+
+if desktop-file-validate "$prefix/share/applications/$id.desktop"; then
+    echo "ok: desktop-file-validate"
+else
+    echo "FAILED: desktop-file-validate"
+    fail=1
+fi
+appstreamcli validate --no-net --pedantic "$prefix/share/metainfo/$id.metainfo.xml" ||
+    { echo "FAILED: appstreamcli validate"; fail=1; }
+# The man page renders without a groff warning.
+warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l \
+    "$prefix/share/man/man1/coresteer-cli.1" 2>&1 >/dev/null || true)
+[ -z "$warnings" ] && echo "ok: man page" || { echo "FAILED: man page: $warnings"; fail=1; }
+# The completion parses, and completes the commands and a verb's options.
+bash -n "$prefix/share/bash-completion/completions/coresteer-cli"
+out=$(bash -c '
+    . /usr/share/bash-completion/bash_completion
+    . "$1/share/bash-completion/completions/coresteer-cli"
+    complete_line() {
+        COMP_LINE=$1; COMP_POINT=${#1}; read -ra COMP_WORDS <<< "$1"; COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+        COMPREPLY=(); _coresteer_cli; echo "${COMPREPLY[*]}"
+    }
+    complete_line "coresteer-cli mon"
+    complete_line "coresteer-cli monitor --re"
+' _ "$prefix")
+[ "$(echo "$out" | sed -n 1p)" = monitor ] && echo "$out" | sed -n 2p | grep -qw -- --record &&
+    echo "ok: bash completion" || { echo "FAILED: bash completion: $out"; fail=1; }
+"$prefix/bin/coresteer-cli" --version
+exit $fail
