@@ -12,7 +12,8 @@ CORESTEER_BUILD_PACKAGES=(
 # dropbear and ethtool, in a network namespace of the test's own; the GUI binary runs under Xvfb;
 # the sampler's cost is measured against htop and its figures against mpstat (sysstat); the
 # recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1; what cmake
-# --install lays out is checked with the desktop, AppStream, man and bash-completion tools.
+# --install lays out is checked with the desktop, AppStream, man and bash-completion tools, and
+# the .deb is installed into a fresh Debian 12 made by debootstrap.
 CORESTEER_TEST_PACKAGES=(
     libgtest-dev libbenchmark-dev
     clang libclang-rt-14-dev
@@ -20,7 +21,7 @@ CORESTEER_TEST_PACKAGES=(
     openssh-server openssh-client dropbear-bin
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
     xvfb xauth htop sysstat iperf3
-    desktop-file-utils appstream bash-completion man-db groff-base
+    desktop-file-utils appstream bash-completion man-db groff-base debootstrap
 )
 
 ensure_packages() {
