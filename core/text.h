@@ -57,4 +57,24 @@ std::vector<std::string_view> split(std::string_view s, char sep);
 
 bool startsWith(std::string_view s, std::string_view prefix);
 
+// Whole lines out of a stream that arrives in pieces: appends `data` to `buffer` and calls
+// fn(line) (without its newline) for each complete line, until fn returns false; what is left
+// waits in `buffer` for the next piece. False, with the buffer dropped, when fn stopped.
+template <typename Fn> bool forEachLine(std::string& buffer, std::string_view data, Fn&& fn) {
+    buffer.append(data);
+    std::size_t start = 0;
+    while (true) {
+        const auto nl = buffer.find('\n', start);
+        if (nl == std::string::npos)
+            break;
+        if (!fn(std::string_view(buffer.data() + start, nl - start))) {
+            buffer.clear();
+            return false;
+        }
+        start = nl + 1;
+    }
+    buffer.erase(0, start);
+    return true;
+}
+
 } // namespace coresteer::text

@@ -84,16 +84,10 @@ double unitScale(std::string_view unit) {
 
 std::vector<IperfReader::Report> IperfReader::feed(std::string_view data) {
     std::vector<Report> out;
-    m_buf.append(data);
-    std::size_t start = 0;
-    while (true) {
-        const auto nl = m_buf.find('\n', start);
-        if (nl == std::string::npos)
-            break;
-        line(std::string_view(m_buf).substr(start, nl - start), out);
-        start = nl + 1;
-    }
-    m_buf.erase(0, start);
+    text::forEachLine(m_buf, data, [&](std::string_view l) {
+        line(l, out);
+        return true;
+    });
     if (m_buf.size() > 4096)
         m_buf.clear(); // not iperf3's output: nothing to read in it
     return out;

@@ -261,20 +261,8 @@ bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
                          std::string* error) {
     m_bytes += data.size();
     m_unreadable = false;
-    m_buf.append(data);
-    std::size_t start = 0;
-    while (true) {
-        const auto nl = m_buf.find('\n', start);
-        if (nl == std::string::npos)
-            break;
-        const std::string_view l(m_buf.data() + start, nl - start);
-        start = nl + 1;
-        if (!line(l, ticks, error)) {
-            m_buf.clear();
-            return false;
-        }
-    }
-    m_buf.erase(0, start);
+    if (!text::forEachLine(m_buf, data, [&](std::string_view l) { return line(l, ticks, error); }))
+        return false;
     if (m_buf.size() > kMaxLine) {
         if (error)
             *error = "sampler line " + std::to_string(m_lineNo + 1) + ": longer than " +
