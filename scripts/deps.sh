@@ -21,7 +21,7 @@ CORESTEER_TEST_PACKAGES=(
     openssh-server openssh-client dropbear-bin
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
     xvfb xauth htop sysstat iperf3
-    desktop-file-utils appstream bash-completion man-db groff-base debootstrap
+    desktop-file-utils appstream bash-completion man-db groff-base bsdextrautils debootstrap
 )
 
 ensure_packages() {
