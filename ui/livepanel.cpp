@@ -233,18 +233,16 @@ void LivePanel::startTest() {
     m_writer = std::make_unique<RecordingWriter>(std::move(info));
     m_recordClock.start();
     m_writer->phase(0, "idle");
-    // After the 3 s baseline the load phase starts (the person runs their test now).
-    QTimer::singleShot(3000, this, [this, writer = m_writer.get()] {
-        if (m_writer.get() == writer)
-            m_writer->phase(recordingSeconds(), "load");
-    });
     m_loadProblem.clear();
-    // After the 3 s baseline, the load generator (when chosen) starts with the load phase.
-    if (m_loadMode->currentIndex() > 0)
-        QTimer::singleShot(3000, this, [this, writer = m_writer.get()] {
-            if (m_writer.get() == writer)
-                startLoad();
-        });
+    // After the 3 s baseline the load phase starts: the person runs their test now, or the
+    // load generator, when one is chosen, starts.
+    QTimer::singleShot(3000, this, [this, writer = m_writer.get()] {
+        if (m_writer.get() != writer)
+            return;
+        m_writer->phase(recordingSeconds(), "load");
+        if (m_loadMode->currentIndex() > 0)
+            startLoad();
+    });
     const bool probing = !m_host.isEmpty() && m_port > 0;
     m_grade->setText(probing ? tr("Recording. Measuring the idle latency for 3 s ...")
                              : tr("Recording the load (no latency: not a router over SSH)."));
@@ -404,21 +402,21 @@ bool writeWhole(const QString& file, const std::string& text, QString* error) {
 
 } // namespace
 
+bool LivePanel::haveRecording(QString* error) const {
+    if (!m_finished && error)
+        *error = tr("Nothing has been recorded.");
+    return m_finished != nullptr;
+}
+
 bool LivePanel::saveRecording(const QString& file, QString* error) const {
-    if (!m_finished) {
-        if (error)
-            *error = tr("Nothing has been recorded.");
+    if (!haveRecording(error))
         return false;
-    }
     return writeWhole(file, writeRecording(*m_finished), error);
 }
 
 bool LivePanel::exportCsv(const QString& file, QString* error) const {
-    if (!m_finished) {
-        if (error)
-            *error = tr("Nothing has been recorded.");
+    if (!haveRecording(error))
         return false;
-    }
     std::string why;
     const auto csv = recordingCsv(*m_finished, &why);
     if (!csv) {
@@ -430,11 +428,8 @@ bool LivePanel::exportCsv(const QString& file, QString* error) const {
 }
 
 bool LivePanel::exportPng(const QString& file, QString* error) const {
-    if (!m_finished) {
-        if (error)
-            *error = tr("Nothing has been recorded.");
+    if (!haveRecording(error))
         return false;
-    }
     std::string why;
     const auto image = renderRecording(*m_finished, &why);
     if (image.isNull()) {
@@ -457,6 +452,7 @@ void LivePanel::startReplay(std::shared_ptr<const Recording> recording, Snapshot
     m_finished = std::move(recording);
     m_replay = std::make_unique<Replay>(*m_finished);
     m_pending.reset();
+    m_replayPhase.clear();
     m_replayAt = 0;
     m_speed = speed;
     {
@@ -499,7 +495,8 @@ void LivePanel::replayStep() {
             addGap(m_history && m_history->size() ? m_history->time(m_history->size() - 1) : 0);
             break;
         case ReplayEvent::Kind::Latency: {
-            const bool idle = ev.t < 3.0;
+            // The recorded phases say what was idle (the first 3 s when a file has none).
+            const bool idle = m_replayPhase.empty() ? ev.t < 3.0 : m_replayPhase == "idle";
             (idle ? m_idle : m_loaded).push_back(ev.latencyMs);
             addLatency(ev.t, ev.latencyMs);
             break;
@@ -508,6 +505,7 @@ void LivePanel::replayStep() {
             addThroughput(ev.t, ev.downBitsPerSec, ev.upBitsPerSec);
             break;
         case ReplayEvent::Kind::Phase:
+            m_replayPhase = ev.phase;
             break;
         }
         m_pending.reset();

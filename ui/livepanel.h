@@ -115,6 +115,7 @@ private:
     void replayStep();
     void startLoad();
     void stopLoad();
+    bool haveRecording(QString* error) const;
     double recordingSeconds() const;
 
     QString m_host;
@@ -134,6 +135,7 @@ private:
     QElapsedTimer m_recordClock;
     std::unique_ptr<Replay> m_replay;
     std::optional<ReplayEvent> m_pending; // the next replay event, not yet due
+    std::string m_replayPhase;            // the recorded phase the replay is in
     double m_replayAt = 0, m_speed = 1;
     QElapsedTimer m_replayClock;
     QTimer* m_replayTimer;
