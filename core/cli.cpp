@@ -1,7 +1,9 @@
 #include "core/cli.h"
 
 #include "core/capture.h"
+#include "core/inventory.h"
 #include "core/layout/apply.h"
+#include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
@@ -21,6 +23,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <ostream>
 #include <sstream>
 #include <thread>
@@ -53,6 +56,18 @@ commands:
                                   (default 60) unless confirmed; apply confirms by itself over a
                                   new connection unless --no-confirm. Exit 0 all applied, 1 some
                                   targets refused or not applicable, 2 nothing written
+  apply TARGET... [--inventory FILE [--inventory-group G]] LAYOUT [--parallel N]
+                                  the same on several routers, N at a time (default 4), one line
+                                  per router; the inventory is Ansible's INI format
+                                  (ansible_host, ansible_port, ansible_user,
+                                  ansible_ssh_private_key_file, coresteer_root). Exit: the worst
+                                  of the routers'
+  export ansible --preset FILE [--inventory-group G] [--output FILE]
+         [--no-packet-steering-override] [--disable-irqbalance]
+                                  an Ansible playbook (raw tasks only: no Python on the routers)
+                                  that applies FILE (a preset or layout) with the automatic
+                                  revert, confirms, and persists it on every host of G (default
+                                  routers); a second run changes nothing
   confirm TARGET [--json]         keep what the last apply wrote (cancels the revert)
   persist TARGET LAYOUT [--no-packet-steering-override] [--disable-irqbalance] [--json]
                                   make LAYOUT come back at every boot and interface event:
@@ -104,11 +119,16 @@ struct Options {
     double duration = 10;
     std::string record;
     std::vector<std::string> positional; // after the target
+    // apply only: several routers, from the command line and an inventory file.
+    std::vector<std::string> targets; // every TARGET given (target is the first)
+    std::string inventory, inventoryGroup;
+    int parallel = 4;
 };
 
 // Parses the target options shared by every verb; false after printing a usage error.
+// `targetsLast`: bare-word targets follow the verb's own arguments ("preset load FILE alias").
 bool parseOptions(const std::vector<std::string>& args, std::size_t positionals, Options& o,
-                  std::ostream& err, int& code) {
+                  std::ostream& err, int& code, bool targetsLast = false) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         auto value = [&](std::string& dst, const char* what) {
@@ -164,6 +184,22 @@ bool parseOptions(const std::vector<std::string>& args, std::size_t positionals,
         } else if (a == "--record") {
             if (!value(o.record, "a file"))
                 return false;
+        } else if (a == "--inventory") {
+            if (!value(o.inventory, "a file"))
+                return false;
+        } else if (a == "--inventory-group") {
+            if (!value(o.inventoryGroup, "a group name"))
+                return false;
+        } else if (a == "--parallel") {
+            std::string v;
+            if (!value(v, "a number"))
+                return false;
+            const auto n = text::parseU64(v);
+            if (!n || *n < 1 || *n > 64) {
+                code = usageError(err, "--parallel takes 1 to 64 routers at a time");
+                return false;
+            }
+            o.parallel = static_cast<int>(*n);
         } else if (a == "--root") {
             if (!value(o.root, "a directory"))
                 return false;
@@ -179,8 +215,8 @@ bool parseOptions(const std::vector<std::string>& args, std::size_t positionals,
             if (!value(o.sshConfig, "a file"))
                 return false;
         } else if (!a.empty() && a[0] != '-') {
-            if (a.rfind("ssh://", 0) == 0 && o.target.empty())
-                o.target = a;
+            if (a.rfind("ssh://", 0) == 0)
+                o.targets.push_back(a);
             else
                 o.positional.push_back(a);
         } else {
@@ -188,12 +224,19 @@ bool parseOptions(const std::vector<std::string>& args, std::size_t positionals,
             return false;
         }
     }
-    // A bare word beyond what the verb takes is the target: an ssh_config alias.
-    if (o.target.empty() && o.positional.size() > positionals) {
-        o.target = o.positional.front();
-        o.positional.erase(o.positional.begin());
+    // Bare words beyond what the verb takes are targets: ssh_config aliases.
+    const auto aliases = static_cast<std::ptrdiff_t>(
+        o.positional.size() > positionals ? o.positional.size() - positionals : 0);
+    const auto from = targetsLast ? o.positional.end() - aliases : o.positional.begin();
+    o.targets.insert(o.targets.end(), from, from + aliases);
+    o.positional.erase(from, from + aliases);
+    if (!o.targets.empty())
+        o.target = o.targets.front();
+    if (!o.inventoryGroup.empty() && o.inventory.empty()) {
+        code = usageError(err, "--inventory-group needs --inventory");
+        return false;
     }
-    if (o.target.empty() && o.root.empty()) {
+    if (o.target.empty() && o.root.empty() && o.inventory.empty()) {
         code = usageError(err, "no TARGET: give --root DIR or an SSH target");
         return false;
     }
@@ -428,9 +471,9 @@ int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::
         return usageError(err, "preset needs save or load");
     Options o;
     int code = 2;
-    if (!parseOptions({args.begin() + 1, args.end()}, 1, o, err, code))
+    if (!parseOptions({args.begin() + 1, args.end()}, 1, o, err, code, args[0] == "load"))
         return code;
-    if (o.positional.size() != 1)
+    if (o.positional.size() != 1 || o.targets.size() > 1)
         return usageError(err, "preset " + args[0] + " needs TARGET and one FILE");
     if (args[0] == "load")
         return diffCommand(o, out, err);
@@ -464,41 +507,47 @@ int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return 0;
 }
 
-int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
-    if (o.positional.size() != 1)
-        return usageError(err, "apply needs TARGET and one LAYOUT file");
-    if (o.noConfirm && o.noRevert)
-        return usageError(err, "--no-confirm and --no-revert exclude each other");
-    const auto in = layoutAndTarget(o, err);
-    if (!in)
-        return 2;
-    const auto& a = in->second;
-    const auto r = resolve(in->first, a.snap);
+// What one apply did, for the report of one router or the line of one in many.
+struct ApplyOutcome {
+    int code = 2;
+    nlohmann::json json;
+    std::size_t written = 0, refused = 0, notApplicable = 0;
+    bool confirmed = false, pending = false, rolledBack = false, armed = false;
+};
+
+// Applies `layout` to the target of `o`; what goes wrong is printed on err.
+ApplyOutcome applyTo(const Options& o, const Layout& layout, std::ostream& err) {
+    ApplyOutcome oc;
+    const auto a = acquire(o, err);
+    if (!a)
+        return oc;
+    const auto r = resolve(layout, a->snap);
     auto ex = openTarget(o, err);
     if (!ex)
-        return 2;
+        return oc;
     std::string error;
     const auto rep = (*ex)->apply(r, {o.revertAfter, !o.noRevert}, &error);
     if (!rep) {
         err << "coresteer-cli: " << error << "\n";
-        return 2;
+        return oc;
     }
-    bool confirmed = false;
     if (rep->revertArmed && !o.noConfirm && !rep->rolledBack) {
         // A new connection proves the router is still reachable after the change.
         auto again = openTarget(o, err);
-        confirmed = again && (*again)->settle(PendingAction::Confirm, &error);
-        if (!confirmed)
+        oc.confirmed = again && (*again)->settle(PendingAction::Confirm, &error);
+        if (!oc.confirmed)
             err << "coresteer-cli: could not confirm (" << error
-                << "); the router restores its old "
-                << "values in " << o.revertAfter << " s\n";
+                << "); the router restores its old values in " << o.revertAfter << " s\n";
     }
     bool allApplied = r.skipped.empty() && !rep->rolledBack;
-    nlohmann::json j;
+    auto& j = oc.json;
     j["results"] = nlohmann::json::array();
     for (const auto& t : rep->results) {
-        allApplied = allApplied && (t.status == TargetResult::Status::Applied ||
-                                    t.status == TargetResult::Status::AppliedPending);
+        const bool ok = t.status == TargetResult::Status::Applied ||
+                        t.status == TargetResult::Status::AppliedPending;
+        allApplied = allApplied && ok;
+        oc.written += ok ? 1 : 0;
+        oc.refused += ok ? 0 : 1;
         j["results"].push_back({{"target", t.write.target},
                                 {"path", t.write.path},
                                 {"value", t.write.value},
@@ -511,34 +560,179 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
     j["not_applicable"] = nlohmann::json::array();
     for (const auto& k : r.skipped)
         j["not_applicable"].push_back({{"target", k.target}, {"reason", k.reason}});
+    oc.notApplicable = r.skipped.size();
+    oc.rolledBack = rep->rolledBack;
+    oc.armed = rep->revertArmed;
+    oc.pending = rep->revertArmed && !oc.confirmed;
     j["rolled_back"] = rep->rolledBack;
-    j["revert_pending"] = rep->revertArmed && !confirmed;
-    j["confirmed"] = confirmed;
+    j["revert_pending"] = oc.pending;
+    j["confirmed"] = oc.confirmed;
+    j["_report"] = nlohmann::json::array(); // the text lines, removed before printing
+    for (const auto& t : rep->results)
+        j["_report"].push_back("  " + t.write.target + ": " + t.write.current + " -> " +
+                               t.write.value + ": " + toString(t.status) +
+                               (t.error.empty() ? "" : " (" + t.error + ")") +
+                               (t.status == TargetResult::Status::AppliedPending
+                                    ? " (effective now " + t.effective + ")"
+                                    : ""));
+    for (const auto& k : r.skipped)
+        j["_report"].push_back("  " + k.target + ": cannot apply: " + k.reason);
+    oc.code = rep->rolledBack ? 2 : allApplied ? 0 : 1;
+    return oc;
+}
+
+// One line for one router of many.
+std::string outcomeLine(const ApplyOutcome& oc, int revertAfter) {
+    if (oc.json.is_null())
+        return "failed";
+    if (oc.rolledBack)
+        return "a write failed: every value was restored";
+    std::string l = oc.written + oc.refused == 0
+                        ? "nothing to change"
+                        : "applied " + std::to_string(oc.written) + " of " +
+                              std::to_string(oc.written + oc.refused);
+    if (oc.refused)
+        l += ", " + std::to_string(oc.refused) + " refused by the kernel";
+    if (oc.notApplicable)
+        l += ", " + std::to_string(oc.notApplicable) + " not applicable";
+    if (oc.confirmed)
+        l += ", confirmed";
+    else if (oc.pending)
+        l += ", reverts in " + std::to_string(revertAfter) + " s unless confirmed";
+    return l;
+}
+
+// The routers of a multi-router apply: the TARGETs, then the inventory's hosts.
+struct Host {
+    std::string name;
+    Options options;
+};
+
+std::optional<std::vector<Host>> applyHosts(const Options& o, std::ostream& err) {
+    std::vector<Host> hosts;
+    for (const auto& t : o.targets) {
+        Host h{t, o};
+        h.options.target = t;
+        hosts.push_back(std::move(h));
+    }
+    if (!o.inventory.empty()) {
+        std::ifstream in(o.inventory, std::ios::binary);
+        if (!in) {
+            err << "coresteer-cli: " << o.inventory << ": cannot read\n";
+            return std::nullopt;
+        }
+        std::ostringstream text;
+        text << in.rdbuf();
+        std::string error;
+        const auto inv = readInventory(text.str(), o.inventoryGroup, o.inventory, &error);
+        if (!inv) {
+            err << "coresteer-cli: " << error << "\n";
+            return std::nullopt;
+        }
+        for (const auto& ih : *inv) {
+            Host h{ih.name, o};
+            h.options.target = ih.target;
+            if (!ih.root.empty())
+                h.options.root = ih.root;
+            if (!ih.identity.empty())
+                h.options.identity = ih.identity;
+            hosts.push_back(std::move(h));
+        }
+    }
+    return hosts;
+}
+
+int applyManyCommand(const Options& o, const Layout& layout, std::ostream& out, std::ostream& err) {
+    const auto hosts = applyHosts(o, err);
+    if (!hosts)
+        return 2;
+    std::vector<ApplyOutcome> outcomes(hosts->size());
+    std::vector<std::string> errors(hosts->size());
+    std::mutex printing;
+    std::atomic<std::size_t> next{0};
+    std::size_t width = 0;
+    for (const auto& h : *hosts)
+        width = std::max(width, h.name.size());
+    auto worker = [&] {
+        for (std::size_t i; (i = next++) < hosts->size();) {
+            std::ostringstream e;
+            outcomes[i] = applyTo((*hosts)[i].options, layout, e);
+            errors[i] = e.str();
+            if (o.json)
+                continue;
+            std::string line = outcomeLine(outcomes[i], o.revertAfter);
+            if (outcomes[i].json.is_null() || outcomes[i].rolledBack) {
+                // The last message says why.
+                auto why = text::trim(errors[i]);
+                if (const auto nl = why.rfind('\n'); nl != std::string_view::npos)
+                    why = why.substr(nl + 1);
+                if (text::startsWith(why, "coresteer-cli: "))
+                    why = why.substr(15);
+                if (!why.empty())
+                    line += ": " + std::string(why);
+            }
+            const std::lock_guard lock(printing);
+            out << (*hosts)[i].name << std::string(width - (*hosts)[i].name.size(), ' ') << "  "
+                << line << "\n"
+                << std::flush;
+        }
+    };
+    std::vector<std::thread> pool;
+    const auto n = std::min<std::size_t>(static_cast<std::size_t>(o.parallel), hosts->size());
+    for (std::size_t i = 0; i < n; ++i)
+        pool.emplace_back(worker);
+    for (auto& t : pool)
+        t.join();
+    int code = 0;
+    auto j = nlohmann::json::array();
+    for (std::size_t i = 0; i < hosts->size(); ++i) {
+        code = std::max(code, outcomes[i].code);
+        if (!o.json)
+            continue;
+        auto h = outcomes[i].json.is_null() ? nlohmann::json::object() : outcomes[i].json;
+        h.erase("_report");
+        h["host"] = (*hosts)[i].name;
+        h["exit"] = outcomes[i].code;
+        if (outcomes[i].code == 2)
+            h["error"] = std::string(text::trim(errors[i]));
+        j.push_back(h);
+    }
+    if (o.json)
+        out << jsonText({{"hosts", j}}) << "\n";
+    return code;
+}
+
+int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (o.positional.size() != 1)
+        return usageError(err, "apply needs TARGET and one LAYOUT file");
+    if (o.noConfirm && o.noRevert)
+        return usageError(err, "--no-confirm and --no-revert exclude each other");
+    const auto layout = readLayoutFile(o.positional.front(), err);
+    if (!layout)
+        return 2;
+    if (o.targets.size() > 1 || !o.inventory.empty())
+        return applyManyCommand(o, *layout, out, err);
+    auto oc = applyTo(o, *layout, err);
+    if (oc.json.is_null())
+        return 2;
+    const auto report = oc.json["_report"];
+    oc.json.erase("_report");
     if (o.json) {
-        out << jsonText(j) << "\n";
+        out << jsonText(oc.json) << "\n";
     } else {
-        for (const auto& t : rep->results)
-            out << "  " << t.write.target << ": " << t.write.current << " -> " << t.write.value
-                << ": " << toString(t.status) << (t.error.empty() ? "" : " (" + t.error + ")")
-                << (t.status == TargetResult::Status::AppliedPending
-                        ? " (effective now " + t.effective + ")"
-                        : "")
-                << "\n";
-        for (const auto& k : r.skipped)
-            out << "  " << k.target << ": cannot apply: " << k.reason << "\n";
-        if (rep->rolledBack)
+        for (const auto& l : report)
+            out << l.get<std::string>() << "\n";
+        if (oc.rolledBack)
             out << "A write failed: every value was restored.\n";
-        else if (confirmed)
+        else if (oc.confirmed)
             out << "Applied and confirmed.\n";
-        else if (rep->revertArmed)
+        else if (oc.armed)
             out << "Applied. Confirm within " << o.revertAfter
                 << " s (coresteer-cli confirm), or the router restores its old values by itself.\n";
         else
             out << "Applied, without a revert.\n";
     }
-    if (rep->rolledBack)
-        return 2;
-    return allApplied ? 0 : 1;
+    return oc.code;
 }
 
 int settleCommand(const Options& o, PendingAction action, std::ostream& out, std::ostream& err) {
@@ -966,6 +1160,70 @@ int recordingCommand(const std::vector<std::string>& args, std::ostream& out, st
     return 0;
 }
 
+int exportCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (args.empty() || args[0] != "ansible")
+        return usageError(err, "export needs ansible");
+    std::string presetFile, output;
+    FleetOptions fo;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const auto& a = args[i];
+        auto value = [&](std::string& dst) {
+            if (i + 1 >= args.size())
+                return false;
+            dst = args[++i];
+            return true;
+        };
+        if (a == "--preset" || a == "--layout") {
+            if (!value(presetFile))
+                return usageError(err, a + " needs a file");
+        } else if (a == "--inventory-group") {
+            if (!value(fo.group))
+                return usageError(err, a + " needs a group name");
+        } else if (a == "--output" || a == "-o") {
+            if (!value(output))
+                return usageError(err, a + " needs a file");
+        } else if (a == "--no-packet-steering-override") {
+            fo.persist.packetSteeringOverride = false;
+        } else if (a == "--disable-irqbalance") {
+            fo.persist.disableIrqbalance = true;
+        } else {
+            return usageError(err, "unknown option '" + a + "'");
+        }
+    }
+    if (presetFile.empty())
+        return usageError(err, "export ansible needs --preset FILE");
+    std::optional<Preset> preset;
+    const auto layout = readLayoutFile(presetFile, err, &preset);
+    if (!layout)
+        return 2;
+    if (!preset) {
+        preset = Preset{};
+        preset->name = fs::path(presetFile).stem().string();
+        preset->layout = *layout;
+    }
+    std::string error;
+    const auto fleet = makeFleetScripts(*preset, fo, &error);
+    const auto playbook = fleet ? makeAnsiblePlaybook(*preset, fo, &error) : std::nullopt;
+    if (!playbook) {
+        err << "coresteer-cli: " << presetFile << ": " << error << "\n";
+        return 2;
+    }
+    for (const auto& k : fleet->skipped)
+        err << "coresteer-cli: " << presetFile << ": " << k.target << ": left out: " << k.reason
+            << "\n";
+    if (output.empty()) {
+        out << *playbook;
+    } else if (!text::writeFileAtomic(output, *playbook, &error)) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    } else {
+        err << "Wrote " << output << ": " << fleet->layout.irqs.size() << " IRQs, "
+            << fleet->layout.rx.size() << " receive and " << fleet->layout.tx.size()
+            << " transmit queues for the hosts of '" << fo.group << "'\n";
+    }
+    return fleet->skipped.empty() ? 0 : 1;
+}
+
 int confirmCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return settleCommand(o, PendingAction::Confirm, out, err);
 }
@@ -991,6 +1249,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return presetCommand({args.begin() + 1, args.end()}, out, err);
     if (cmd == "recording")
         return recordingCommand({args.begin() + 1, args.end()}, out, err);
+    if (cmd == "export")
+        return exportCommand({args.begin() + 1, args.end()}, out, err);
     int (*verb)(const Options&, std::ostream&, std::ostream&) = nullptr;
     const std::size_t positionals =
         cmd == "diff" || cmd == "apply" || cmd == "persist" || cmd == "capture" ? 1 : 0;
@@ -1020,6 +1280,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     int code = 2;
     if (!parseOptions({args.begin() + 1, args.end()}, positionals, o, err, code))
         return code;
+    if (verb != &applyCommand && (o.targets.size() > 1 || !o.inventory.empty()))
+        return usageError(err, "only apply takes several targets or an inventory");
     return verb(o, out, err);
 }
 

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 
 namespace coresteer::text {
@@ -128,6 +130,24 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 bool startsWith(std::string_view s, std::string_view prefix) {
     return s.substr(0, prefix.size()) == prefix;
+}
+
+bool writeFileAtomic(const std::string& path, std::string_view content, std::string* error) {
+    const std::string tmp = path + ".part";
+    bool ok;
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out.write(content.data(), static_cast<std::streamsize>(content.size()));
+        out.flush();
+        ok = static_cast<bool>(out);
+    }
+    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        if (error)
+            *error = path + ": cannot be written";
+        std::remove(tmp.c_str());
+        return false;
+    }
+    return true;
 }
 
 } // namespace coresteer::text

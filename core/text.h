@@ -77,4 +77,8 @@ template <typename Fn> bool forEachLine(std::string& buffer, std::string_view da
     return true;
 }
 
+// Writes `content` to `path` through "<path>.part" and a rename, so a reader never sees half a
+// file. False with *error ("<path>: cannot be written").
+bool writeFileAtomic(const std::string& path, std::string_view content, std::string* error);
+
 } // namespace coresteer::text

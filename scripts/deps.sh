@@ -22,6 +22,7 @@ CORESTEER_TEST_PACKAGES=(
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
     xvfb xauth htop sysstat iperf3
     desktop-file-utils appstream bash-completion man-db groff-base bsdextrautils debootstrap
+    ansible-core
 )
 
 ensure_packages() {

@@ -59,12 +59,7 @@ restore() {
 )SH";
 
 std::string prelude(const std::string& root) {
-    std::string r = root;
-    while (r.size() > 1 && r.back() == '/')
-        r.pop_back();
-    if (r == "/")
-        r.clear();
-    return "R=" + ssh::shellQuote(r) + "\nD=\"$R/tmp/coresteer\"\n" + kRestore;
+    return rootAssignment(root) + "D=\"$R/tmp/coresteer\"\n" + kRestore;
 }
 
 bool sameValue(const Write& w, const std::string& a, const std::string& b) {
@@ -75,6 +70,30 @@ bool sameValue(const Write& w, const std::string& a, const std::string& b) {
 }
 
 } // namespace
+
+std::string rootAssignment(const std::string& root) {
+    if (root == kRootFromEnvironment)
+        return "R=${CORESTEER_ROOT:-}\nwhile [ \"${R%/}\" != \"$R\" ]; do R=${R%/}; done\n";
+    std::string r = root;
+    while (r.size() > 1 && r.back() == '/')
+        r.pop_back();
+    if (r == "/")
+        r.clear();
+    return "R=" + ssh::shellQuote(r) + "\n";
+}
+
+std::string revertFunctions() {
+    return kRestore;
+}
+
+std::string armRevertJob(const std::string& seconds) {
+    return "( trap '' HUP INT; sleep " + seconds +
+           "\n"
+           "  if mv \"$D/pending\" \"$D/claimed.timer\" 2>/dev/null; then restore; "
+           "rm -f \"$D/claimed.timer\"; logger -t coresteer 'layout not confirmed: reverted' "
+           "2>/dev/null; fi ) </dev/null >/dev/null 2>&1 &\n"
+           "echo $! > \"$D/pending\"\n";
+}
 
 const char* toString(TargetResult::Status s) {
     switch (s) {
@@ -149,14 +168,7 @@ rb() {
     sc += "mv \"$D/revert.new\" \"$D/revert.data\" || exit 3\n";
     if (options.armRevert) {
         const std::string secs = std::to_string(std::max(1, options.revertAfterSeconds));
-        sc += "( trap '' HUP INT; sleep " + secs +
-              "\n"
-              "  if mv \"$D/pending\" \"$D/claimed.timer\" 2>/dev/null; then restore; "
-              "rm -f \"$D/claimed.timer\"; logger -t coresteer 'layout not confirmed: reverted' "
-              "2>/dev/null; fi ) </dev/null >/dev/null 2>&1 &\n"
-              "echo $! > \"$D/pending\"\n"
-              "printf '%s A " +
-              secs + "\\n' \"$T\"\n";
+        sc += armRevertJob(secs) + "printf '%s A " + secs + "\\n' \"$T\"\n";
     }
     for (const auto& w : writes)
         sc += "w " + ssh::shellQuote(w.path) + " " + ssh::shellQuote(w.value) + "\n";

@@ -21,6 +21,12 @@ namespace ssh {
 class Session;
 }
 
+// A router script's root prefix: `R='<root>'` ("" for "/"), or with kRootFromEnvironment, read at
+// run time from CORESTEER_ROOT (what the scripts a fleet tool runs take from each host's
+// variables).
+inline constexpr const char* kRootFromEnvironment = "$CORESTEER_ROOT";
+std::string rootAssignment(const std::string& root);
+
 struct ApplyOptions {
     int revertAfterSeconds = 60;
     bool armRevert = true; // false: --no-revert
@@ -57,6 +63,13 @@ struct ApplyScript {
     std::string token;
     std::string script;
 };
+
+// The shell functions getv, setv and restore (restore writes back $D/revert.data, a file of
+// "path<TAB>old value" lines under the root $R).
+std::string revertFunctions();
+// The lines of an apply script that start the detached revert job and record it in `pending`;
+// `seconds` is a number or a shell word ("$secs").
+std::string armRevertJob(const std::string& seconds);
 
 // The apply script for `writes` (only those that change anything).
 ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string& root,

@@ -1,5 +1,6 @@
 #include "core/layout/persist.h"
 
+#include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/ssh/session.h"
 #include "core/text.h"
@@ -17,6 +18,17 @@ using ssh::shellQuote;
 
 constexpr const char* kOverridePath = "usr/libexec/platform/packet-steering.sh";
 constexpr const char* kStateDir = "etc/coresteer";
+// Every file a persist may install, of either flavor (kUninstall removes the same).
+constexpr const char* kOwnPaths[] = {
+    "etc/hotplug.d/net/95-coresteer",
+    "usr/libexec/platform/packet-steering.sh",
+    "etc/coresteer/apply.sh",
+    "etc/coresteer/layout.json",
+    "etc/systemd/system/coresteer-apply.service",
+    "etc/systemd/system/coresteer-apply@.service",
+    "etc/systemd/system/multi-user.target.wants/coresteer-apply.service",
+    "etc/udev/rules.d/90-coresteer.rules",
+};
 
 // Finds each wanted IRQ in /proc/interrupts by its first action name and its rank among the
 // IRQs with that name in hwirq order, exactly as core/interrupts.cpp and resolve.cpp do.
@@ -83,17 +95,40 @@ NL='
 '
 logged=
 log() {
-    if [ -n "$R" ] || ! command -v logger >/dev/null 2>&1; then
+    if [ -n "$R" ] || [ -n "${CORESTEER_KEEP:-}" ] || ! command -v logger >/dev/null 2>&1; then
         printf 'coresteer: %s\n' "$*" >&2
     else
         logger -t coresteer "$*"
     fi
+}
+# same A B: two masks (or numbers) alike, commas and leading zeros aside. No fork, no glob.
+same() {
+    set -f
+    nm_o=$IFS
+    IFS=,
+    nm_a=
+    for nm_p in $1; do nm_a=$nm_a$nm_p; done
+    nm_b=
+    for nm_p in $2; do nm_b=$nm_b$nm_p; done
+    IFS=$nm_o
+    set +f
+    while :; do case $nm_a in 0?*) nm_a=${nm_a#0} ;; *) break ;; esac; done
+    while :; do case $nm_b in 0?*) nm_b=${nm_b#0} ;; *) break ;; esac; done
+    [ -n "$nm_a" ] && [ "$nm_a" = "$nm_b" ]
+}
+# keep KEY OLD: before a write, what a revert restores (only when CORESTEER_KEEP names a file).
+keep() {
+    [ -z "${CORESTEER_KEEP:-}" ] || printf '%s\t%s\n' "$1" "$2" >> "$CORESTEER_KEEP"
 }
 put() {
     if [ ! -e "$R/$1" ]; then
         missing=$((missing + 1))
         return 0
     fi
+    cur=
+    IFS= read -r cur < "$R/$1" 2>/dev/null
+    same "$cur" "$2" && return 0
+    keep "$1" "$cur"
     # No subshell on the way that works: a fork per write is most of the cost on a router.
     # echo, not printf: BusyBox ash's printf fails a refused write without saying why.
     { echo "$2" > "$R/$1"; } 2>/dev/null && return 0
@@ -125,6 +160,9 @@ n() {
         "napi/$1-"*)
             p=${f%/comm}
             found=1
+            cur=$(sed -n 's/^Cpus_allowed:[[:space:]]*//p' "$p/status" 2>/dev/null)
+            same "$cur" "$2" && continue
+            keep "napi:${p##*/}" "$cur"
             e=$(taskset -p "$(printf '%s' "$2" | tr -d ,)" "${p##*/}" 2>&1 >/dev/null) ||
                 once "napi:$1" "$c: taskset $2 failed: $e" ;;
         esac
@@ -134,6 +172,9 @@ n() {
 c() {
     [ -z "$R" ] || return 0
     [ -e "/sys/class/net/$1" ] || { missing=$((missing + 1)); return 0; }
+    cur=$(ethtool -c "$1" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p')
+    [ "$cur" = "$2" ] && return 0
+    [ -z "$cur" ] || keep "ethtool:$1:rx-usecs" "$cur"
     if ! e=$(ethtool -C "$1" rx-usecs "$2" 2>&1); then
         case $e in
         *unmodified*|*"no coalesce parameters changed"*) ;;
@@ -193,8 +234,8 @@ if [ "$missing" -gt 0 ] && [ "$wait_s" -gt 0 ]; then
 fi
 )SH";
 
-std::string header(const Snapshot& snap, const char* what) {
-    std::string board = snap.system.boardName.empty() ? "this router" : snap.system.boardName;
+std::string header(const std::string& boardName, const char* what) {
+    const std::string board = boardName.empty() ? "this router" : boardName;
     std::string h = "# " + std::string(kPersistMarker) + " " CORESTEER_VERSION " for " +
                     text::printable(board, 80) + ". Do not edit: coresteer-cli unpersist\n" +
                     "# removes it, coresteer-cli persist replaces it. " + what + "\n";
@@ -204,12 +245,16 @@ std::string header(const Snapshot& snap, const char* what) {
     return h;
 }
 
-bool matchableAction(const std::string& a) {
+} // namespace
+
+bool matchableIrqAction(const std::string& a) {
     return !a.empty() && a.size() <= 256 &&
            std::none_of(a.begin(), a.end(), [](unsigned char c) { return c < ' ' || c == 0x7f; }) &&
            a.front() != ' ' && a.back() != ' ' && a.back() != ',' &&
            a.find("  ") == std::string::npos && a.find(", ") == std::string::npos;
 }
+
+namespace {
 
 // A name udev's KERNEL== and systemd's unit instances take as it is.
 bool plainName(const std::string& n) {
@@ -236,8 +281,8 @@ std::vector<std::string> coveredInterfaces(const Layout& l, const Snapshot& snap
     return {s.begin(), s.end()};
 }
 
-std::string systemdUnit(const Snapshot& snap, bool perInterface) {
-    std::string u = header(snap, "Applies the layout of /etc/coresteer/layout.json.") + "[Unit]\n";
+std::string systemdUnit(const std::string& board, bool perInterface) {
+    std::string u = header(board, "Applies the layout of /etc/coresteer/layout.json.") + "[Unit]\n";
     if (perInterface) {
         u += "Description=coresteer: IRQ and queue layout for %I\n"
              "After=sys-subsystem-net-devices-%i.device\n\n"
@@ -261,22 +306,53 @@ const char* toString(PersistPlan::Flavor f) {
     return f == PersistPlan::Flavor::OpenWrt ? "openwrt" : "systemd";
 }
 
+std::string persistedLayoutJson(const Layout& layout, bool compact) {
+    if (!compact)
+        return toJson(layout).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    Layout l = layout;
+    for (auto& t : l.irqs)
+        t.why.clear();
+    for (auto& t : l.rx)
+        t.why.clear();
+    for (auto& t : l.tx)
+        t.why.clear();
+    for (auto& t : l.interfaces)
+        t.why.clear();
+    return toJson(l).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot& snap) {
+    return {std::max(snap.topology.maskWidth, 1), snap.system.boardName,
+            coveredInterfaces(applicable, snap)};
+}
+
 std::string makeRouterApplyScript(const Layout& l, const Snapshot& snap,
                                   const PersistOptions& options) {
-    const int width = std::max(snap.topology.maskWidth, 1);
-    std::string s =
-        "#!/bin/sh\n" + header(snap, "Re-applies the IRQ and queue layout\n# when a network "
-                                     "interface appears (ACTION=add INTERFACE=...).");
+    return makeRouterApplyScript(l, routerScriptContext(l, snap), options);
+}
+
+std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& context,
+                                  const PersistOptions& options) {
+    const int width = std::max(context.maskWidth, 1);
+    std::string s = "#!/bin/sh\n" + header(context.board,
+                                           "Re-applies the IRQ and queue layout\n# when a network "
+                                           "interface appears (ACTION=add INTERFACE=...).");
     s += "R=${CORESTEER_ROOT:-}\nWAIT=" + std::to_string(std::max(0, options.waitSeconds)) + "\n";
-    s += "covered() {\n    case $1 in\n";
-    const auto covered = coveredInterfaces(l, snap);
-    if (!covered.empty()) {
-        s += "    ";
-        for (std::size_t i = 0; i < covered.size(); ++i)
-            s += (i ? "|" : "") + shellQuote(covered[i]);
-        s += ") return 0 ;;\n";
+    s += "covered() {\n";
+    if (!context.covered) {
+        s += "    return 0\n}\n";
+    } else {
+        s += "    case $1 in\n";
+        const auto& covered = *context.covered;
+        if (!covered.empty()) {
+            s += "    ";
+            for (std::size_t i = 0; i < covered.size(); ++i)
+                s += (i ? "|" : "") + shellQuote(covered[i]);
+            s += ") return 0 ;;\n";
+        }
+        s += "    esac\n    return 1\n}\n";
     }
-    s += "    esac\n    return 1\n}\nglobals() {\n    :\n";
+    s += "globals() {\n    :\n";
     if (l.rpsSockFlowEntries)
         s += "    put proc/sys/net/core/rps_sock_flow_entries " +
              std::to_string(*l.rpsSockFlowEntries) + "\n";
@@ -311,6 +387,59 @@ std::string makeRouterApplyScript(const Layout& l, const Snapshot& snap,
     return s;
 }
 
+void addPersistFiles(PersistPlan& p, const RouterScriptContext& context,
+                     const PersistOptions& options, bool packetSteeringOverride) {
+    const auto script = makeRouterApplyScript(p.layout, context, options);
+    p.files.push_back({std::string(kStateDir) + "/layout.json",
+                       persistedLayoutJson(p.layout, context.compactLayout), 0644});
+    if (p.flavor == PersistPlan::Flavor::OpenWrt) {
+        const std::string hotplug = "etc/hotplug.d/net/" + std::string(kHotplugName);
+        p.files.push_back({hotplug, script, 0755});
+        p.sysupgradeLines = {"/" + hotplug, "/" + std::string(kStateDir) + "/"};
+        if (packetSteeringOverride) {
+            p.files.push_back(
+                {kOverridePath,
+                 "#!/bin/sh\n" +
+                     header(context.board,
+                            "Replaces OpenWrt's packet steering\n# "
+                            "(/etc/init.d/packet_steering runs it instead of "
+                            "packet-steering.uc on every network reload), so\n# that "
+                            "reloads keep the coresteer layout instead of rewriting it.") +
+                     "ACTION=add INTERFACE= exec /bin/sh \"${CORESTEER_ROOT:-}/etc/hotplug.d/"
+                     "net/" +
+                     kHotplugName + "\"\n",
+                 0755});
+            p.sysupgradeLines.push_back("/" + std::string(kOverridePath));
+            p.actions.push_back("Installs /" + std::string(kOverridePath) +
+                                ": OpenWrt's packet steering service then re-applies this "
+                                "layout instead of its own.");
+        }
+        return;
+    }
+    p.files.push_back({std::string(kStateDir) + "/apply.sh", script, 0755});
+    p.files.push_back(
+        {"etc/systemd/system/coresteer-apply.service", systemdUnit(context.board, false), 0644});
+    p.files.push_back(
+        {"etc/systemd/system/coresteer-apply@.service", systemdUnit(context.board, true), 0644});
+    p.files.push_back({"etc/systemd/system/multi-user.target.wants/coresteer-apply.service",
+                       "/etc/systemd/system/coresteer-apply.service", 0777, true});
+    std::string kernel;
+    if (context.covered) {
+        for (const auto& n : *context.covered)
+            if (plainName(n))
+                kernel += (kernel.empty() ? "" : "|") + n;
+    } else {
+        kernel = "*";
+    }
+    if (!kernel.empty())
+        p.files.push_back(
+            {"etc/udev/rules.d/90-coresteer.rules",
+             header(context.board, "Starts coresteer-apply@<interface> when one appears.") +
+                 "ACTION==\"add\", SUBSYSTEM==\"net\", KERNEL==\"" + kernel +
+                 "\", TAG+=\"systemd\", ENV{SYSTEMD_WANTS}+=\"coresteer-apply@%k.service\"\n",
+             0644});
+}
+
 std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& snap,
                                        const PersistOptions& options, std::string* error) {
     PersistPlan p;
@@ -337,7 +466,7 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
         push();
     };
     for (const auto& t : layout.irqs) {
-        if (!matchableAction(t.irq.action)) {
+        if (!matchableIrqAction(t.irq.action)) {
             p.skipped.push_back({"IRQ " + text::printable(t.irq.display(), 80),
                                  "this action name cannot be matched in /proc/interrupts"});
             continue;
@@ -370,56 +499,14 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
     }
 
     p.conflicts = detectConflicts(snap);
-    const auto script = makeRouterApplyScript(p.layout, snap, options);
-    const std::string layoutJson =
-        toJson(p.layout).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    p.files.push_back({std::string(kStateDir) + "/layout.json", layoutJson, 0644});
-    if (p.flavor == PersistPlan::Flavor::OpenWrt) {
-        const std::string hotplug = "etc/hotplug.d/net/" + std::string(kHotplugName);
-        p.files.push_back({hotplug, script, 0755});
-        p.sysupgradeLines = {"/" + hotplug, "/" + std::string(kStateDir) + "/"};
-        const bool service = v.packetSteeringService;
-        const bool foreign = v.platformOverride && !v.platformOverrideOurs;
-        if (service && options.packetSteeringOverride && !foreign) {
-            p.files.push_back(
-                {kOverridePath,
-                 "#!/bin/sh\n" +
-                     header(snap, "Replaces OpenWrt's packet steering\n# "
-                                  "(/etc/init.d/packet_steering runs it instead of "
-                                  "packet-steering.uc on every network reload), so\n# that "
-                                  "reloads keep the coresteer layout instead of rewriting it.") +
-                     "ACTION=add INTERFACE= exec /bin/sh \"${CORESTEER_ROOT:-}/etc/hotplug.d/"
-                     "net/" +
-                     kHotplugName + "\"\n",
-                 0755});
-            p.sysupgradeLines.push_back("/" + std::string(kOverridePath));
-            p.actions.push_back("Installs /" + std::string(kOverridePath) +
-                                ": OpenWrt's packet steering service then re-applies this "
-                                "layout instead of its own.");
-        } else if (service && !options.packetSteeringOverride) {
-            p.actions.push_back("Leaves OpenWrt's packet steering as it is: it rewrites RPS and "
-                                "XPS on the next network reload.");
-        }
-    } else {
-        p.files.push_back({std::string(kStateDir) + "/apply.sh", script, 0755});
-        p.files.push_back(
-            {"etc/systemd/system/coresteer-apply.service", systemdUnit(snap, false), 0644});
-        p.files.push_back(
-            {"etc/systemd/system/coresteer-apply@.service", systemdUnit(snap, true), 0644});
-        p.files.push_back({"etc/systemd/system/multi-user.target.wants/coresteer-apply.service",
-                           "/etc/systemd/system/coresteer-apply.service", 0777, true});
-        std::string kernel;
-        for (const auto& n : coveredInterfaces(p.layout, snap))
-            if (plainName(n))
-                kernel += (kernel.empty() ? "" : "|") + n;
-        if (!kernel.empty())
-            p.files.push_back(
-                {"etc/udev/rules.d/90-coresteer.rules",
-                 header(snap, "Starts coresteer-apply@<interface> when one appears.") +
-                     "ACTION==\"add\", SUBSYSTEM==\"net\", KERNEL==\"" + kernel +
-                     "\", TAG+=\"systemd\", ENV{SYSTEMD_WANTS}+=\"coresteer-apply@%k.service\"\n",
-                 0644});
-    }
+    const bool service = v.packetSteeringService;
+    const bool foreign = v.platformOverride && !v.platformOverrideOurs;
+    addPersistFiles(p, routerScriptContext(p.layout, snap), options,
+                    p.flavor == PersistPlan::Flavor::OpenWrt && service &&
+                        options.packetSteeringOverride && !foreign);
+    if (p.flavor == PersistPlan::Flavor::OpenWrt && service && !options.packetSteeringOverride)
+        p.actions.push_back("Leaves OpenWrt's packet steering as it is: it rewrites RPS and "
+                            "XPS on the next network reload.");
     if (options.disableIrqbalance &&
         (snap.system.irqbalanceRunning.value_or(false) || v.irqbalanceEnabled.value_or(false))) {
         p.disableIrqbalance = true;
@@ -476,18 +563,56 @@ uninstall() {
 )SH";
 
 std::string prelude(const std::string& root, const std::string& token) {
-    std::string r = root;
-    while (r.size() > 1 && r.back() == '/')
-        r.pop_back();
-    if (r == "/")
-        r.clear();
-    return "R=" + shellQuote(r) + "\nT='" + token + "'\nM=" + shellQuote(kPersistMarker) + "\n" +
+    return rootAssignment(root) + "T='" + token + "'\nM=" + shellQuote(kPersistMarker) + "\n" +
            kUninstall;
+}
+
+// Ends the script with "SAME" when everything staged is already installed as it is: the same
+// files, modes and links, every sysupgrade.conf line, and nothing else of an earlier persist.
+std::string sameCheck(const PersistPlan& plan) {
+    std::string s = "same=1\n";
+    std::set<std::string> planned;
+    for (const auto& f : plan.files) {
+        planned.insert(f.path);
+        const auto at = "\"$R\"/" + shellQuote(f.path);
+        if (f.symlink) {
+            s += "{ [ -L " + at + " ] && [ \"$(readlink " + at + ")\" = " + shellQuote(f.content) +
+                 " ]; } || same=\n";
+            continue;
+        }
+        s += "cmp -s " + at + ".coresteer-new " + at + " 2>/dev/null || same=\n";
+        if (f.mode & 0111)
+            s += "[ -x " + at + " ] || same=\n";
+    }
+    for (const auto& l : plan.sysupgradeLines)
+        s += "grep -qxF " + shellQuote(l) + " \"$R/etc/sysupgrade.conf\" 2>/dev/null || same=\n";
+    // What kUninstall would remove of an earlier persist.
+    for (const std::string p : kOwnPaths) {
+        if (planned.count(p))
+            continue;
+        const auto at = "\"$R\"/" + p;
+        if (text::startsWith(p, kStateDir))
+            s += "[ -f " + at + " ] && same=\n";
+        else if (p.find(".wants/") != std::string::npos)
+            s += "[ -L " + at + " ] && same=\n";
+        else
+            s += "ours " + at + " && same=\n";
+    }
+    if (plan.disableIrqbalance)
+        s += "[ -n \"$R\" ] || [ -f /etc/coresteer/irqbalance.disabled ] || same=\n";
+    s += R"SH(if [ -n "$same" ]; then
+    for f in $NEW; do rm -f "$R/$f.coresteer-new"; done
+    printf '%s SAME\n%s DONE\n' "$T" "$T"
+    exit 0
+fi
+)SH";
+    return s;
 }
 
 } // namespace
 
-PersistScript makePersistScript(const PersistPlan& plan, const std::string& root) {
+PersistScript makePersistScript(const PersistPlan& plan, const std::string& root,
+                                bool onlyIfChanged) {
     PersistScript ps;
     ps.token = ssh::randomToken("@@ps");
     std::string s = prelude(root, ps.token);
@@ -529,6 +654,8 @@ link() {
             lines += l + "\n";
         s += "WANT=" + shellQuote(lines) + "\n";
     }
+    if (onlyIfChanged)
+        s += sameCheck(plan);
     // 2. The old persist goes (its sysupgrade.conf lines too), then the new files move in.
     s += "uninstall\nmkdir -p \"$R/etc/coresteer\" || fail 'cannot create /etc/coresteer'\n";
     if (sysupgrade) {
@@ -610,6 +737,8 @@ std::optional<PersistReport> parsePersistOutput(const std::string& out, const st
             rest.size() > kind.size() ? std::string(rest.substr(kind.size() + 1)) : std::string();
         if (kind == "DONE")
             done = true;
+        else if (kind == "SAME")
+            rep.unchanged = true;
         else if (kind == "W")
             rep.written.push_back(arg);
         else if (kind == "R")

@@ -65,15 +65,43 @@ struct PersistPlan {
 };
 const char* toString(PersistPlan::Flavor f);
 
+// An IRQ action name the router scripts can find in /proc/interrupts as it is.
+bool matchableIrqAction(const std::string& action);
+
 // The plan, or nullopt with *error when this router has neither OpenWrt's hotplug nor systemd,
 // or nothing of the layout applies.
 std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& snap,
                                        const PersistOptions& options, std::string* error);
 
+// What the router apply script needs to know of the router beyond the layout.
+struct RouterScriptContext {
+    int maskWidth = 1; // CPUs the kernel's masks cover (nr_cpu_ids); a wider mask prints wider
+    std::string board; // for the header: "friendlyarm,nanopi-r6s", or "" for "this router"
+    // The interfaces whose "add" event applies the layout; nullopt: every interface (a fleet
+    // script, made without a snapshot, cannot tell which interface an IRQ's action belongs to).
+    std::optional<std::vector<std::string>> covered;
+    // /etc/coresteer/layout.json on one line and without the reasons (a fleet's scripts must
+    // stay small: Ansible passes each as one argument).
+    bool compactLayout = false;
+};
+// The /etc/coresteer/layout.json a persist writes.
+std::string persistedLayoutJson(const Layout& layout, bool compact);
+RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot& snap);
+
+// The files that persist a layout (already checked against the router) for one flavor:
+// plan.files, plan.sysupgradeLines and plan.actions; `packetSteeringOverride`: install OpenWrt's
+// platform override.
+void addPersistFiles(PersistPlan& plan, const RouterScriptContext& context,
+                     const PersistOptions& options, bool packetSteeringOverride);
+
 // The script the router runs on hotplug and at boot. Environment: ACTION and INTERFACE as procd
 // and udev set them (only "add" of a covered interface, or no INTERFACE at all, applies);
 // CORESTEER_ROOT, a prefix for fixture roots; CORESTEER_FOREGROUND=1 waits in the foreground
-// (systemd); CORESTEER_WAIT, seconds to wait for late IRQs and queues.
+// (systemd); CORESTEER_WAIT, seconds to wait for late IRQs and queues; CORESTEER_KEEP, a file
+// that gets "path<TAB>old value" before each write (a revert file, as apply.h's). A value that
+// is already as wanted is not written again.
+std::string makeRouterApplyScript(const Layout& applicable, const RouterScriptContext& context,
+                                  const PersistOptions& options);
 std::string makeRouterApplyScript(const Layout& applicable, const Snapshot& snap,
                                   const PersistOptions& options);
 
@@ -81,7 +109,10 @@ struct PersistScript {
     std::string token;
     std::string script;
 };
-PersistScript makePersistScript(const PersistPlan& plan, const std::string& root);
+// `onlyIfChanged`: when every file is already installed as planned, the script changes nothing
+// and reports `unchanged` (what a fleet tool's second run must see).
+PersistScript makePersistScript(const PersistPlan& plan, const std::string& root,
+                                bool onlyIfChanged = false);
 PersistScript makeUnpersistScript(const std::string& root);
 
 struct PersistReport {
@@ -89,6 +120,7 @@ struct PersistReport {
     std::vector<std::string> removed;
     std::vector<std::string> sysupgradeAdded;
     bool sysupgradeRestored = false;
+    bool unchanged = false;            // onlyIfChanged, and everything was already in place
     std::vector<std::string> messages; // from commands the script ran (systemctl, init scripts)
 };
 std::optional<PersistReport> parsePersistOutput(const std::string& out, const std::string& token,

@@ -90,25 +90,7 @@ std::string writeRecording(const Recording& r) {
 }
 
 bool saveRecording(const RecordingWriter& w, const std::string& path, std::string* error) {
-    const std::string tmp = path + ".part";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << w.text();
-        out.flush();
-        if (!out) {
-            if (error)
-                *error = path + ": cannot be written";
-            std::remove(tmp.c_str());
-            return false;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        if (error)
-            *error = path + ": cannot be written";
-        std::remove(tmp.c_str());
-        return false;
-    }
-    return true;
+    return text::writeFileAtomic(path, w.text(), error);
 }
 
 std::string utcTimestamp() {

@@ -2,16 +2,23 @@
 
 #include <cstdio>
 #include <fcntl.h>
+#include <mutex>
 #include <ostream>
 #include <termios.h>
 #include <unistd.h>
 
 namespace coresteer::ssh {
 
+namespace {
+// One question on the terminal at a time: apply asks for several routers in parallel.
+std::mutex g_terminal;
+} // namespace
+
 TerminalPrompter::TerminalPrompter(std::ostream& err, bool acceptNewHostKeys)
     : m_err(err), m_acceptNew(acceptNewHostKeys) {}
 
 std::optional<std::string> TerminalPrompter::ask(const std::string& prompt, bool echo) {
+    const std::lock_guard lock(g_terminal);
     const int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return std::nullopt; // no terminal: nobody to ask
@@ -46,6 +53,7 @@ std::optional<std::string> TerminalPrompter::ask(const std::string& prompt, bool
 
 bool TerminalPrompter::acceptUnknownHostKey(const std::string& target, const HostKey& key) {
     if (m_acceptNew) {
+        const std::lock_guard lock(g_terminal);
         m_err << "coresteer-cli: adding the " << key.type << " key of " << target << " ("
               << key.fingerprint << ") to known_hosts\n";
         return true;

@@ -3,17 +3,18 @@ _coresteer_cli() {
     local cur prev words cword
     _init_completion || return
     local commands="snapshot capture plan diff apply confirm revert persist unpersist preset
-        monitor recording --help --version"
+        monitor recording export --help --version"
     if [[ $cword -eq 1 ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         return
     fi
     case $prev in
-        --root | --known-hosts | --identity | -i | --ssh-config | -F | --record)
+        --root | --known-hosts | --identity | -i | --ssh-config | -F | --record | --inventory | \
+            --preset | --output | -o)
             _filedir
             return
             ;;
-        --rate | --duration | --revert-after)
+        --rate | --duration | --revert-after | --parallel | --inventory-group)
             return
             ;;
     esac
@@ -23,6 +24,15 @@ _coresteer_cli() {
                 COMPREPLY=($(compgen -W "save load" -- "$cur"))
                 return
             fi
+            ;;
+        export)
+            if [[ $cword -eq 2 ]]; then
+                COMPREPLY=($(compgen -W "ansible" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "--preset --inventory-group --output
+                    --no-packet-steering-override --disable-irqbalance" -- "$cur"))
+            fi
+            return
             ;;
         recording)
             if [[ $cword -eq 2 ]]; then
@@ -37,7 +47,8 @@ _coresteer_cli() {
     if [[ $cur == -* ]]; then
         local opts="--root --json --known-hosts --identity --ssh-config --accept-new-host-key"
         case ${words[1]} in
-            apply) opts+=" --revert-after --no-confirm --no-revert" ;;
+            apply) opts+=" --revert-after --no-confirm --no-revert --inventory --inventory-group
+                --parallel" ;;
             persist) opts+=" --no-packet-steering-override --disable-irqbalance" ;;
             monitor) opts+=" --rate --duration --csv --record" ;;
         esac

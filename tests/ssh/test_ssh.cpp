@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <netinet/in.h>
 #include <sstream>
 #include <sys/socket.h>
@@ -759,6 +760,121 @@ TEST(SshCli, PersistUnpersistConfirmAnswerInJson) {
     EXPECT_TRUE(j["revert_pending"].get<bool>());
     EXPECT_EQ(run("revert", &j), 0) << slurp(dir / "err");
     EXPECT_TRUE(j["reverted"].get<bool>());
+}
+
+// The playbook of `export ansible`, run by Ansible itself over the test sshd and dropbear against
+// two fixture routers (two roots), then a multi-router apply from the same inventory.
+TEST(SshFleet, AnsiblePlaybookTunesTwoRoutersOnceAndApplyTakesTheInventory) {
+    const auto dir = kDir / "ansible";
+    fs::remove_all(dir);
+    const auto rootA = writableBoard(dir / "a", "nanopi-r6s-openwrt");
+    const auto rootB = writableBoard(dir / "b", "nanopi-r6s-friendlywrt");
+    for (const auto& r : {rootA, rootB})
+        std::ofstream(r / "etc/sysupgrade.conf") << "/etc/mine.conf\n";
+    const auto kh = dir / "known_hosts";
+    const std::string cli = CORESTEER_CLI;
+    const std::string user = env("CS_SSH_USER");
+    const std::string key = env("CS_CLIENT_KEY");
+    auto sh = [&](const std::string& cmd, std::string* out = nullptr) {
+        const int st = std::system((cmd + " > '" + (dir / "out").string() + "' 2>&1").c_str());
+        if (out)
+            *out = slurp(dir / "out");
+        return WEXITSTATUS(st);
+    };
+    // The host keys, taken once by coresteer itself: Ansible then checks them strictly.
+    for (const auto* port : {"CS_SSHD_PORT", "CS_DROPBEAR_PORT"})
+        ASSERT_EQ(sh(cli + " snapshot ssh://" + user + "@127.0.0.1:" + env(port) + " --root '" +
+                     rootA.string() + "' --known-hosts '" + kh.string() + "' --identity '" + key +
+                     "' --accept-new-host-key < /dev/null"),
+                  0)
+            << slurp(dir / "out");
+    const auto inventory = dir / "hosts.ini";
+    std::ofstream(inventory) << "# two routers behind one test server each\n[r6s]\n"
+                             << "openwrt ansible_host=127.0.0.1 ansible_port="
+                             << env("CS_SSHD_PORT") << " coresteer_root='" << rootA.string()
+                             << "'\nfriendlywrt ansible_host=127.0.0.1 ansible_port="
+                             << env("CS_DROPBEAR_PORT") << " coresteer_root='" << rootB.string()
+                             << "'\n\n[r6s:vars]\nansible_user=" << user
+                             << "\nansible_ssh_private_key_file=" << key
+                             << "\nansible_ssh_common_args='-o UserKnownHostsFile=" << kh.string()
+                             << " -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes'\n";
+    const auto preset =
+        fs::path(CORESTEER_SOURCE_DIR) / "resources/presets/nanopi-r6s-option1.json";
+    const auto playbook = dir / "r6s.yml";
+    ASSERT_EQ(sh(cli + " export ansible --preset '" + preset.string() +
+                 "' --inventory-group r6s --output '" + playbook.string() + "'"),
+              0)
+        << slurp(dir / "out");
+    fs::create_directories(dir / "home");
+    const std::string ansible =
+        "env HOME='" + (dir / "home").string() + "' ANSIBLE_LOCAL_TEMP='" +
+        (dir / "home/tmp").string() + "' ANSIBLE_SSH_CONTROL_PATH_DIR='" +
+        (dir / "home/cp").string() +
+        "' ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_HOST_KEY_CHECKING=1 "
+        "ansible-playbook -i '" +
+        inventory.string() + "' '" + playbook.string() + "'";
+    auto recap = [](const std::string& out, const std::string& host) {
+        const auto at = out.find("\n" + host + " ", out.find("PLAY RECAP"));
+        return at == std::string::npos ? std::string()
+                                       : out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+    };
+    std::string out;
+    ASSERT_EQ(sh(ansible, &out), 0) << out;
+    // Applied (with the revert armed), confirmed, persisted: three changes on each.
+    for (const auto* host : {"openwrt", "friendlywrt"}) {
+        EXPECT_NE(recap(out, host).find("changed=3 "), std::string::npos) << out;
+        EXPECT_NE(recap(out, host).find("failed=0 "), std::string::npos) << out;
+    }
+    Preset p = *parsePreset(slurp(preset), nullptr);
+    for (const auto& root : {rootA, rootB}) {
+        SCOPED_TRACE(root.string());
+        const auto snap = buildSnapshot(collectLocal(root));
+        const auto r = resolve(p.layout, snap);
+        EXPECT_FALSE(r.writes.empty());
+        EXPECT_TRUE(changedWrites(r).empty());                    // the layout is in force
+        EXPECT_FALSE(fs::exists(root / "tmp/coresteer/pending")); // and confirmed
+        EXPECT_NE(slurp(root / "etc/hotplug.d/net/95-coresteer").find(kPersistMarker),
+                  std::string::npos);
+        EXPECT_EQ(slurp(root / "etc/sysupgrade.conf"),
+                  "/etc/mine.conf\n/etc/hotplug.d/net/95-coresteer\n/etc/coresteer/\n");
+        EXPECT_TRUE(parseLayout(slurp(root / "etc/coresteer/layout.json"), nullptr));
+    }
+    // A second run changes nothing, and says so.
+    std::map<std::string, std::string> before;
+    for (const auto& root : {rootA, rootB})
+        for (const auto& e : fs::recursive_directory_iterator(root))
+            if (e.is_regular_file())
+                before[e.path().string()] = slurp(e.path());
+    ASSERT_EQ(sh(ansible, &out), 0) << out;
+    for (const auto* host : {"openwrt", "friendlywrt"})
+        EXPECT_NE(recap(out, host).find("changed=0 "), std::string::npos) << out;
+    for (const auto& [path, content] : before)
+        EXPECT_EQ(slurp(path), content) << path;
+
+    // The same inventory for coresteer-cli apply: one line per router.
+    const auto other =
+        fs::path(CORESTEER_SOURCE_DIR) / "resources/presets/nanopi-r6s-option2a.json";
+    const std::string apply = cli + " apply --inventory '" + inventory.string() +
+                              "' --inventory-group r6s '" + other.string() + "' --known-hosts '" +
+                              kh.string() + "' --parallel 2 < /dev/null";
+    const int rc = sh(apply, &out);
+    EXPECT_LE(rc, 1) << out; // 1: targets of the preset that these fixtures do not have
+    // One line per router, as each finishes.
+    EXPECT_NE(out.find("friendlywrt  applied "), std::string::npos) << out;
+    EXPECT_NE(out.find("openwrt      applied "), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2) << out;
+    EXPECT_NE(out.find(", confirmed\n"), std::string::npos) << out;
+    const Preset p2 = *parsePreset(slurp(other), nullptr);
+    for (const auto& root : {rootA, rootB})
+        EXPECT_TRUE(changedWrites(resolve(p2.layout, buildSnapshot(collectLocal(root)))).empty());
+    sh(apply, &out);
+    EXPECT_NE(out.find("openwrt      nothing to change"), std::string::npos) << out;
+    // A router that cannot be reached is one line too; the others go on.
+    std::ofstream(inventory, std::ios::app)
+        << "[r6s]\ngone ansible_host=127.0.0.1 ansible_port=1\n";
+    EXPECT_EQ(sh(apply, &out), 2) << out;
+    EXPECT_NE(out.find("gone         failed: "), std::string::npos) << out;
+    EXPECT_NE(out.find("openwrt      nothing to change"), std::string::npos) << out;
 }
 
 int main(int argc, char** argv) {

@@ -4,6 +4,7 @@
 #include "board_expect.h"
 #include "core/collect_local.h"
 #include "core/conflicts.h"
+#include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
@@ -112,6 +113,17 @@ public:
                        root.string() + "' CORESTEER_WAIT=" + std::to_string(wait));
     }
     std::string err() const { return slurp(m_dir / "err"); }
+    // A script beside the root, for ash(); returns its quoted path.
+    std::string script(const std::string& name, const std::string& text) const {
+        std::ofstream(m_dir / name, std::ios::binary | std::ios::trunc) << text;
+        return ssh_quote((m_dir / name).string());
+    }
+    // One of the fleet's scripts, as Ansible's raw task runs it on this root.
+    int fleet(const std::string& text, const std::string& env = "",
+              std::string* out = nullptr) const {
+        return ash(script("fleet.sh", text),
+                   "CORESTEER_ROOT=" + ssh_quote(root.string()) + " " + env, out);
+    }
     bool executedAnything() const { return fs::exists(m_dir / "EXECUTED"); }
     static std::string ssh_quote(const std::string& s) {
         std::string q = "'";
@@ -151,7 +163,26 @@ std::vector<std::pair<std::string, Layout>> layoutsFor(const Snapshot& snap) {
     return out;
 }
 
+// A root persist can work on: OpenWrt with a sysupgrade.conf, or systemd. True for OpenWrt.
+bool readyForPersist(const Router& r) {
+    const bool openwrt = r.snapshot().system.isOpenWrt();
+    if (openwrt)
+        r.write("etc/sysupgrade.conf", kSysupgradeConf);
+    else
+        fs::create_directories(r.root / "run/systemd/system");
+    return openwrt;
+}
+
+std::string boardTestName(const ::testing::TestParamInfo<std::string>& p) {
+    std::string n = p.param;
+    for (auto& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return n;
+}
+
 class PersistBoard : public ::testing::TestWithParam<std::string> {};
+class FleetBoard : public ::testing::TestWithParam<std::string> {};
 
 } // namespace
 
@@ -163,11 +194,7 @@ TEST_P(PersistBoard, HotplugScriptReappliesTheLayout) {
     for (const auto& [name, layout] : layouts) {
         SCOPED_TRACE(name);
         Router r(board, "-" + name);
-        const bool openwrt = r.snapshot().system.isOpenWrt();
-        if (openwrt)
-            r.write("etc/sysupgrade.conf", kSysupgradeConf);
-        else
-            fs::create_directories(r.root / "run/systemd/system");
+        const bool openwrt = readyForPersist(r);
         const auto snap = r.snapshot();
         std::string error;
         const auto plan = planPersist(layout, snap, {}, &error);
@@ -206,13 +233,183 @@ TEST_P(PersistBoard, HotplugScriptReappliesTheLayout) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Boards, PersistBoard, ::testing::ValuesIn(test::boardNames()),
-                         [](const ::testing::TestParamInfo<std::string>& p) {
-                             std::string n = p.param;
-                             for (auto& c : n)
-                                 if (!std::isalnum(static_cast<unsigned char>(c)))
-                                     c = '_';
-                             return n;
-                         });
+                         boardTestName);
+
+// The fleet's scripts (what `coresteer-cli export ansible` puts in a playbook) resolve the layout
+// on the router itself: for every seed board, the plan and every preset made for it end up in
+// force exactly as apply would leave them, a second run changes nothing, an unconfirmed apply
+// reverts by itself, and persist installs what the router needs, once.
+TEST_P(FleetBoard, AppliesConfirmsAndPersistsOnceWithoutASnapshot) {
+    const auto board = GetParam();
+    const auto layouts = layoutsFor(Router(board, "-probe").snapshot());
+    for (const auto& [name, layout] : layouts) {
+        SCOPED_TRACE(name);
+        Router r(board, "-" + name);
+        const bool openwrt = readyForPersist(r);
+        const auto snap = r.snapshot();
+        Preset preset;
+        preset.name = name;
+        preset.board = snap.system.boardName;
+        preset.layout = layout;
+        std::string error;
+        const auto f = makeFleetScripts(preset, {}, &error);
+        if (layout.empty()) {
+            ASSERT_FALSE(f);
+            continue;
+        }
+        ASSERT_TRUE(f) << error;
+        EXPECT_TRUE(f->skipped.empty());
+        // The layout less what cannot run under a fixture root (NAPI threads, coalescing).
+        Layout wanted = layout;
+        wanted.interfaces.clear();
+        const auto original = treeOf(r.root);
+        const auto before = pending(wanted, r);
+        std::string out;
+
+        // Not confirmed: everything comes back by itself.
+        ASSERT_EQ(r.fleet(f->apply, "CORESTEER_REVERT_AFTER=1", &out), 0) << r.err();
+        if (before == 0) {
+            EXPECT_EQ(out, "coresteer: unchanged\n");
+        } else {
+            EXPECT_EQ(out.rfind("coresteer: changed ", 0), 0u) << out;
+            EXPECT_EQ(pending(wanted, r), 0u) << r.err();
+            for (int i = 0; i < 100 && (fs::exists(r.root / "tmp/coresteer/pending") ||
+                                        fs::exists(r.root / "tmp/coresteer/claimed.timer"));
+                 ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            EXPECT_EQ(pending(wanted, r), before);
+        }
+        // Confirmed: it stays, and a second run has nothing to do.
+        ASSERT_EQ(r.fleet(f->apply, "", &out), 0) << r.err();
+        if (before > 0) {
+            EXPECT_EQ(r.fleet(f->confirm, "", &out), 0) << r.err();
+            EXPECT_EQ(out, "settled\n");
+        }
+        EXPECT_EQ(pending(wanted, r), 0u);
+        ASSERT_EQ(r.fleet(f->apply, "", &out), 0) << r.err();
+        EXPECT_EQ(out, "coresteer: unchanged\n");
+        EXPECT_FALSE(fs::exists(r.root / "tmp/coresteer/pending"));
+        EXPECT_NE(r.fleet(f->confirm, "", &out), 0); // nothing waits
+
+        // Persist: the files of this router's flavor, once.
+        ASSERT_EQ(r.fleet(f->persist, "", &out), 0) << r.err();
+        EXPECT_NE(out.find("coresteer: changed\n"), std::string::npos) << out;
+        const auto script = openwrt ? hotplugPath() : std::string("etc/coresteer/apply.sh");
+        EXPECT_NE(out.find("coresteer: wrote /" + script + "\n"), std::string::npos) << out;
+        const auto persisted = treeOf(r.root);
+        ASSERT_EQ(r.fleet(f->persist, "", &out), 0) << r.err();
+        EXPECT_EQ(out, "coresteer: unchanged\n");
+        EXPECT_EQ(treeOf(r.root), persisted);
+        if (openwrt)
+            EXPECT_EQ(slurp(r.root / "etc/sysupgrade.conf"),
+                      std::string(kSysupgradeConf) + "/" + hotplugPath() + "\n/etc/coresteer/\n");
+        else
+            EXPECT_TRUE(fs::is_symlink(
+                r.root / "etc/systemd/system/multi-user.target.wants/coresteer-apply.service"));
+        // What persist installed brings the layout back after a reboot (the original values).
+        Router fresh(board, "-" + name + "-boot");
+        fs::create_directories((fresh.root / script).parent_path());
+        fs::copy(r.root / script, fresh.root / script, fs::copy_options::overwrite_existing);
+        EXPECT_EQ(fresh.hotplug(script, "", "add"), 0) << fresh.err();
+        EXPECT_EQ(pending(wanted, fresh), 0u) << fresh.err();
+        // And unpersist takes it all away again.
+        ASSERT_TRUE(r.run(makeUnpersistScript(r.root.string()), &error)) << error;
+        auto now = treeOf(r.root);
+        for (auto* t : {&now}) {
+            t->erase("tmp/coresteer/revert.data");
+        }
+        EXPECT_FALSE(r.executedAnything());
+        EXPECT_EQ(now.count(script), 0u);
+        (void)original;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Boards, FleetBoard, ::testing::ValuesIn(test::boardNames()),
+                         boardTestName);
+
+TEST(Fleet, RefusesAnotherBoardUnlessTold) {
+    Router r("nanopi-r4s");
+    Preset p;
+    p.name = "R6S";
+    p.board = "friendlyelec,nanopi-r6s";
+    p.layout.rx.push_back({"eth0", 0, *CpuMask::fromList("4-5"), std::nullopt, ""});
+    std::string error, out;
+    const auto f = makeFleetScripts(p, {}, &error);
+    ASSERT_TRUE(f) << error;
+    const auto original = treeOf(r.root);
+    for (const auto* s : {&f->apply, &f->persist}) {
+        EXPECT_EQ(r.fleet(*s, "", &out), 5);
+        EXPECT_NE(r.err().find("this router's board is friendlyarm,nanopi-r4s, the preset's is "
+                               "friendlyelec,nanopi-r6s"),
+                  std::string::npos)
+            << r.err();
+    }
+    EXPECT_EQ(treeOf(r.root), original);
+    ASSERT_EQ(r.fleet(f->apply, "CORESTEER_ANY_BOARD=1 CORESTEER_REVERT_AFTER=30", &out), 0)
+        << r.err();
+    EXPECT_EQ(out.rfind("coresteer: changed 1 ", 0), 0u) << out;
+    EXPECT_EQ(firstLine(r.root / "sys/class/net/eth0/queues/rx-0/rps_cpus"), "30");
+    // The vendor part of the board name is not the board: FriendlyWrt's R6S takes OpenWrt's.
+    Router r6s("nanopi-r6s-openwrt");
+    p.board = "friendlyelec,nanopi-r6s";
+    EXPECT_EQ(r6s.fleet(f->apply, "", &out), 0) << r6s.err();
+}
+
+TEST(Fleet, PlaybookNamesItsGroupAndLeavesOutWhatItCannotCarry) {
+    Preset p;
+    p.name = "odd \"names\"";
+    p.board = "x";
+    p.layout.rx.push_back({"eth0", 0, *CpuMask::fromList("1"), std::nullopt, ""});
+    p.layout.rx.push_back({std::string(40, 'y'), 0, *CpuMask::fromList("1"), std::nullopt, ""});
+    p.layout.irqs.push_back({{"bad\naction", 0}, *CpuMask::fromList("2"), ""});
+    FleetOptions o;
+    o.group = "edge_routers";
+    std::string error;
+    const auto y = makeAnsiblePlaybook(p, o, &error);
+    ASSERT_TRUE(y) << error;
+    EXPECT_NE(y->find("\n  hosts: edge_routers\n"), std::string::npos);
+    EXPECT_NE(y->find("- name: \"coresteer: odd \\\"names\\\"\"\n"), std::string::npos) << *y;
+    EXPECT_NE(y->find("#   interface yyyy"), std::string::npos);
+    EXPECT_NE(y->find("#   IRQ bad"), std::string::npos);
+    EXPECT_EQ(y->find("bad\naction"), std::string::npos);
+    // The pieces of each script, as YAML (Ansible's PyYAML) reads them, are the script byte for
+    // byte: a line that starts with spaces, a quote, a brace and a tab included.
+    p.layout.rx.push_back({"we'ird{{x}}", 0, *CpuMask::fromList("1"), std::nullopt, ""});
+    p.layout.notes.push_back("  starts with spaces, {% raw %} and a\ttab");
+    const auto f = makeFleetScripts(p, {}, &error);
+    const auto yaml = makeAnsiblePlaybook(p, {}, &error);
+    ASSERT_TRUE(f && yaml) << error;
+    Router r("nanopi-r4s");
+    r.script("play.yml", *yaml);
+    const auto apply = r.script("apply.sh", f->apply), persist = r.script("persist.sh", f->persist);
+    const auto check = r.script("check.py", R"(import re, sys, yaml
+class L(yaml.SafeLoader): pass
+L.add_constructor('!unsafe', lambda l, n: l.construct_scalar(n))
+play = yaml.load(open(sys.argv[1]), Loader=L)[0]
+got = {}
+for c in play['vars']['coresteer_scripts']:
+    got[c['file']] = got.get(c['file'], '') + c['text']
+same = lambda a, b: re.sub('@@ps[0-9a-f]+', '', a) == re.sub('@@ps[0-9a-f]+', '', b)  # tokens
+ok = same(got['apply.sh'], open(sys.argv[2]).read()) and same(got['persist.sh'], open(sys.argv[3]).read())
+print(len(play['vars']['coresteer_scripts']), 'pieces', 'same' if ok else 'DIFFERENT')
+)");
+    std::string out;
+    EXPECT_EQ(r.ash("-c \"python3 " + check + " " + r.script("play.yml", *yaml) + " " + apply +
+                        " " + persist + "\"",
+                    "", &out),
+              0)
+        << r.err();
+    EXPECT_NE(out.find(" pieces same\n"), std::string::npos) << out << r.err();
+    for (const char* g : {"", "1st", "a-b", "a b", "x;y"}) {
+        o.group = g;
+        EXPECT_FALSE(makeAnsiblePlaybook(p, o, &error)) << g;
+        EXPECT_NE(error.find("not an inventory group name"), std::string::npos);
+    }
+    Preset none;
+    none.layout.rx.push_back({"../x", 0, *CpuMask::fromList("1"), std::nullopt, ""});
+    EXPECT_FALSE(makeFleetScripts(none, {}, &error));
+    EXPECT_NE(error.find("nothing of this preset"), std::string::npos);
+}
 
 // IRQs that share an action name are told apart by hwirq, not by IRQ number: on the R6S,
 // eth0's IRQ 59 (hwirq 265) is "eth0 #0" and IRQ 58 (hwirq 266) is "eth0 #1".
