@@ -6,7 +6,39 @@
 
 namespace coresteer {
 
+namespace {
+
+// /etc/config/network holds PPPoE passwords and WireGuard keys, and only its globals section
+// (packet_steering) matters here: the rest never enters a bundle, so no capture or recording
+// carries it.
+std::string uciGlobalsOnly(std::string_view data) {
+    std::string out;
+    bool keep = false;
+    text::LineReader lines(data);
+    std::string_view line;
+    while (lines.next(line)) {
+        const auto t = text::trim(line);
+        if (text::startsWith(t, "config")) {
+            text::Tokenizer tz(t);
+            std::string_view kw, type;
+            tz.next(kw);
+            tz.next(type);
+            keep = kw == "config" &&
+                   (type == "globals" || type == "'globals'" || type == "\"globals\"");
+        }
+        if (keep) {
+            out += line;
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 bool FileBundle::add(std::string path, BundleEntry entry) {
+    if (entry.kind == BundleEntry::Kind::File && path == "etc/config/network")
+        entry.data = uciGlobalsOnly(entry.data);
     if (m_truncated || m_entries.size() >= kMaxEntries ||
         m_bytes + entry.data.size() + path.size() > kMaxTotalBytes) {
         m_truncated = true;

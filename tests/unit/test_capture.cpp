@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace coresteer;
 namespace fs = std::filesystem;
@@ -87,4 +88,36 @@ TEST(Capture, MaterializeRefusesPathsThatLeaveTheDirectory) {
     const auto dir = fs::path(CORESTEER_TEST_TMP) / "capture" / "escape";
     EXPECT_FALSE(materialize(b, dir / "root", &error));
     EXPECT_FALSE(fs::exists(dir / "escape"));
+}
+
+// /etc/config/network holds passwords and private keys: a capture (and so a bug report, a
+// recording, the demo) keeps only its globals section, which is all the snapshot reads.
+TEST(Capture, KeepsNoSecretOfTheNetworkConfig) {
+    const auto root = fs::path(CORESTEER_TEST_TMP) / "capture-secrets" / "root";
+    fs::remove_all(root.parent_path());
+    fs::create_directories(root.parent_path());
+    fs::copy(test::boardsDir() / "nanopi-r6s-openwrt", root,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    fs::create_directories(root / "etc/config");
+    std::ofstream(root / "etc/config/network") << R"(config interface 'wan'
+	option proto 'pppoe'
+	option password 'hunter2-pppoe'
+
+config globals 'globals'
+	option ula_prefix 'fd00:1::/48'
+	option packet_steering '1'
+
+config interface 'wg0'
+	option private_key 'WG-PRIVATE-KEY='
+	list addresses '10.0.0.1/24'
+)";
+    const auto bundle = collectLocal(root);
+    const auto* kept = bundle.file("etc/config/network");
+    ASSERT_NE(kept, nullptr);
+    EXPECT_EQ(*kept, "config globals 'globals'\n\toption ula_prefix 'fd00:1::/48'\n"
+                     "\toption packet_steering '1'\n\n");
+    const auto text = writeCapture(bundle);
+    EXPECT_EQ(text.find("hunter2"), std::string::npos);
+    EXPECT_EQ(text.find("WG-PRIVATE"), std::string::npos);
+    EXPECT_EQ(buildSnapshot(bundle).system.services.packetSteering, "1");
 }
