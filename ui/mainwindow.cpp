@@ -92,6 +92,15 @@ MainWindow::MainWindow(QWidget* parent)
         ->setToolTip(tr("This machine's own /proc and /sys (changes need root)"));
     auto* open = file->addAction(tr("&Open root directory..."), this, &MainWindow::openRoot);
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &capture..."), this,
+                    [this] {
+                        const auto f = QFileDialog::getOpenFileName(
+                            this, tr("Open a capture"), QString(),
+                            tr("coresteer captures (*.capture);;All files (*)"));
+                        if (!f.isEmpty())
+                            openCapture(f);
+                    })
+        ->setToolTip(tr("A file saved by coresteer-cli capture: read-only, nothing to apply"));
     auto* reload = file->addAction(tr("&Reload"), this, &MainWindow::refresh);
     reload->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
@@ -218,6 +227,7 @@ MainWindow::MainWindow(QWidget* parent)
     bar->addAction(m_applyAction);
 
     auto* presets = menuBar()->addMenu(tr("&Presets"));
+    presets->setToolTipsVisible(true); // each preset's note: what it does, its source, its numbers
     for (const auto& f : QDir(QStringLiteral(":/presets")).entryList({QStringLiteral("*.json")})) {
         QFile in(QStringLiteral(":/presets/") + f);
         if (!in.open(QIODevice::ReadOnly))
@@ -316,20 +326,50 @@ bool MainWindow::openRecording(const QString& file, double speed) {
         if (!bundle)
             error = file.toStdString() + ": the recording's snapshot: " + error;
     }
+    if (!bundle) {
+        showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
+        return false;
+    }
+    auto replay = std::make_shared<const Recording>(std::move(*rec));
+    Connection::Spec spec;
+    spec.label = tr("Recording %1 (%2)")
+                     .arg(QFileInfo(file).fileName(),
+                          QString::fromStdString(text::printable(replay->info.label, 60)));
+    spec.replay = true;
+    if (!openBundle(*bundle, std::move(spec)))
+        return false;
+    m_replay = std::move(replay);
+    m_replaySpeed = speed;
+    return true;
+}
+
+bool MainWindow::openCapture(const QString& file) {
+    QFile in(file);
+    std::string error = "cannot be read";
+    std::optional<FileBundle> bundle;
+    if (in.open(QIODevice::ReadOnly))
+        bundle = readCapture(in.readAll().toStdString(), &error);
+    if (!bundle) {
+        showFailure(0, QStringLiteral("open"),
+                    QString::fromStdString(file.toStdString() + ": " + error), false);
+        return false;
+    }
+    Connection::Spec spec;
+    spec.label = tr("Capture %1").arg(QFileInfo(file).fileName());
+    spec.replay = true; // read-only: no sampling, no apply
+    return openBundle(*bundle, std::move(spec));
+}
+
+bool MainWindow::openBundle(const FileBundle& bundle, Connection::Spec spec) {
     auto dir = std::make_unique<QTemporaryDir>();
-    if (!bundle || !dir->isValid() || !materialize(*bundle, dir->path().toStdString(), &error)) {
+    std::string error = "no temporary directory";
+    if (!dir->isValid() || !materialize(bundle, dir->path().toStdString(), &error)) {
         showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
         return false;
     }
     m_demoDir = std::move(dir);
-    m_replay = std::make_shared<const Recording>(std::move(*rec));
-    m_replaySpeed = speed;
-    Connection::Spec spec;
+    m_replay.reset();
     spec.root = m_demoDir->path();
-    spec.label = tr("Recording %1 (%2)")
-                     .arg(QFileInfo(file).fileName(),
-                          QString::fromStdString(text::printable(m_replay->info.label, 60)));
-    spec.replay = true;
     openConnection(std::move(spec));
     return true;
 }
@@ -484,17 +524,14 @@ void MainWindow::openDemo() {
     std::optional<FileBundle> bundle;
     if (in.open(QIODevice::ReadOnly))
         bundle = readCapture(in.readAll().toStdString(), &error);
-    auto dir = std::make_unique<QTemporaryDir>();
-    if (bundle && dir->isValid() && materialize(*bundle, dir->path().toStdString(), &error)) {
-        m_demoDir = std::move(dir);
-        Connection::Spec spec;
-        spec.root = m_demoDir->path();
-        spec.label = tr("Demo router (NanoPi R6S)");
-        spec.demo = true;
-        openConnection(std::move(spec));
+    if (!bundle) {
+        showFailure(0, QStringLiteral("demo"), QString::fromStdString(error), false);
         return;
     }
-    showFailure(0, QStringLiteral("demo"), QString::fromStdString(error), false);
+    Connection::Spec spec;
+    spec.label = tr("Demo router (NanoPi R6S)");
+    spec.demo = true;
+    openBundle(*bundle, std::move(spec));
 }
 
 void MainWindow::openThisComputer() {
@@ -719,6 +756,8 @@ void MainWindow::showSnapshot(quint64 id, SnapshotPtr snap) {
         m_liveStarted = true;
         if (m_conn->spec().replay && m_replay) {
             m_livePanel->startReplay(m_replay, snap, m_replaySpeed);
+        } else if (m_conn->spec().replay) {
+            m_livePanel->reset(snap, settings::refreshHz(), m_conn->spec().label); // a capture
         } else {
             m_livePanel->reset(snap, settings::refreshHz(), m_conn->spec().label);
             m_conn->startLive(settings::refreshHz(), snap);

@@ -56,6 +56,8 @@ public:
     // Opens a recording: its snapshot in the grid and the views, and its samples replayed in
     // the Live tab at `speed` times their pace (0: all at once). False with a message.
     bool openRecording(const QString& file, double speed = 1);
+    // A capture (coresteer-cli capture), read-only: no live sampling, no apply.
+    bool openCapture(const QString& file);
     // Before and after, side by side (nullptr with a message when a file does not read).
     CompareDialog* compareRecordings(const QString& before, const QString& after);
 
@@ -83,6 +85,7 @@ public:
     ApplyDialog* applyDialog() const { return m_applyDialog; }
     QMessageBox* errorBox() const { return m_errorBox; }
     QString lastError() const { return m_lastError; }
+    QAction* applyAction() const { return m_applyAction; }
     QString summaryText() const;
     // The live read-out in the status bar: the hottest core and the throughput.
     QString liveText() const;
@@ -95,6 +98,8 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // Opens a private copy of `bundle` (the demo, a recording's or a capture's snapshot).
+    bool openBundle(const FileBundle& bundle, Connection::Spec spec);
     void showSnapshot(quint64 id, SnapshotPtr snap);
     void showFailure(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
     void showLive(quint64 id, RatesPtr rates);

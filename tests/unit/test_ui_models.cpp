@@ -1,6 +1,7 @@
 // The Qt models over every board fixture, checked by QAbstractItemModelTester; the main window
 // loading a fixture on its worker thread.
 #include "board_expect.h"
+#include "core/capture.h"
 #include "core/collect_local.h"
 #include "ui/applydialog.h"
 #include "ui/comparedialog.h"
@@ -26,6 +27,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -210,6 +212,33 @@ TEST(MainWindow, OpensTheBuiltInDemoRouterOnAPrivateCopy) {
     EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big 4-7 (2.3 GHz)")), -1)
         << w.summaryText().toStdString();
     EXPECT_NE(w.summaryText().indexOf(QStringLiteral("LITTLE 0-3 (1.8 GHz)")), -1);
+}
+
+// A capture (coresteer-cli capture, a bug report) opens read-only: its snapshot, nothing to apply,
+// no sampling; a file that is not a capture is refused with its name.
+TEST(MainWindow, OpensACaptureReadOnly) {
+    QTemporaryDir tmp;
+    ASSERT_TRUE(tmp.isValid());
+    const auto dir = std::filesystem::path(tmp.path().toStdString());
+    const auto file = dir / "r4s.capture";
+    {
+        std::ofstream out(file, std::ios::binary);
+        out << writeCapture(collectLocal(test::boardsDir() / "nanopi-r4s"));
+    }
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    ASSERT_TRUE(w.openCapture(QString::fromStdString(file.string())));
+    ASSERT_TRUE(shown.wait(10000)) << w.lastError().toStdString();
+    EXPECT_EQ(w.gridModel()->snapshot()->system.boardName, "friendlyarm,nanopi-r4s");
+    EXPECT_TRUE(w.connection()->spec().replay);
+    EXPECT_FALSE(w.applyAction()->isEnabled());
+    QSignalSpy live(w.connection(), &Connection::live);
+    EXPECT_FALSE(live.wait(1500));
+    const auto bad = dir / "not.capture";
+    std::ofstream(bad) << "hello\n";
+    EXPECT_FALSE(w.openCapture(QString::fromStdString(bad.string())));
+    EXPECT_NE(w.lastError().indexOf(QStringLiteral("not.capture")), -1)
+        << w.lastError().toStdString();
 }
 
 // The demo is alive: its live load shows in the grid and the status bar, the hot core is a
