@@ -4,7 +4,7 @@
 CORESTEER_BUILD_PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev libgl-dev
-    libssh-dev nlohmann-json3-dev
+    libssh-dev nlohmann-json3-dev qtkeychain-qt6-dev
 )
 # To build and run every test: GoogleTest, Google Benchmark, clang with libFuzzer and the
 # sanitizers, gawk for the benchmark's baseline; the emulated router (tests/router-vm) runs
@@ -22,7 +22,7 @@ CORESTEER_TEST_PACKAGES=(
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
     xvfb xauth htop sysstat iperf3
     desktop-file-utils appstream bash-completion man-db groff-base bsdextrautils debootstrap
-    ansible-core
+    ansible-core gnome-keyring dbus libsecret-1-0
 )
 
 ensure_packages() {

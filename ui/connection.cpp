@@ -3,16 +3,22 @@
 #include "core/live/demoload.h"
 #include "core/live/source.h"
 #include "core/router.h"
+#include "ui/keyring.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
 #include <QThread>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <chrono>
@@ -44,11 +50,61 @@ bool Prompts::acceptHostKey(const QString& target, const QString& type,
 }
 
 std::optional<QString> Prompts::password(const QString& target) {
-    bool ok = false;
-    const auto text =
-        QInputDialog::getText(m_window, tr("Password"), tr("Password for %1:").arg(target),
-                              QLineEdit::Password, QString(), &ok);
-    return ok ? std::optional<QString>(text) : std::nullopt;
+    QDialog d(m_window);
+    d.setWindowTitle(tr("Password"));
+    auto* layout = new QVBoxLayout(&d);
+    const bool refused = m_fromKeyring.contains(target);
+    if (refused)
+        layout->addWidget(new QLabel(tr("The password saved in the keyring was refused."), &d));
+    layout->addWidget(new QLabel(tr("Password for %1:").arg(target), &d));
+    auto* edit = new QLineEdit(&d);
+    edit->setObjectName(QStringLiteral("password"));
+    edit->setEchoMode(QLineEdit::Password);
+    layout->addWidget(edit);
+    // Offered only where a keyring answers: never written to disk in clear.
+    auto* remember = new QCheckBox(tr("&Remember in the keyring"), &d);
+    remember->setObjectName(QStringLiteral("remember"));
+    remember->setToolTip(tr("Saved in the desktop keyring once the login works"));
+    remember->setChecked(refused);
+    remember->setVisible(keyring::available());
+    layout->addWidget(remember);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
+    connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    layout->addWidget(buttons);
+    if (d.exec() != QDialog::Accepted)
+        return std::nullopt;
+    if (keyring::available())
+        m_answers[target] = {edit->text(), remember->isChecked()};
+    return edit->text();
+}
+
+std::optional<QString> Prompts::loginPassword(const QString& target, int attempt) {
+    if (attempt == 0) {
+        m_answers.erase(target);
+        m_fromKeyring.remove(target);
+        if (keyring::available())
+            if (auto saved = keyring::read(keyring::keyFor(target))) {
+                m_fromKeyring.insert(target);
+                return saved;
+            }
+    }
+    return password(target);
+}
+
+void Prompts::loginDone(const QString& target, bool succeeded) {
+    const auto it = m_answers.find(target);
+    if (succeeded && it != m_answers.end()) {
+        if (it->second.remember)
+            keyring::write(keyring::keyFor(target), it->second.password);
+        else if (m_fromKeyring.contains(target))
+            keyring::remove(keyring::keyFor(target)); // refused, and not to be remembered
+    }
+    if (it != m_answers.end()) {
+        it->second.password.fill(QLatin1Char(' '));
+        m_answers.erase(it);
+    }
+    m_fromKeyring.remove(target);
 }
 
 std::optional<QString> Prompts::passphrase(const QString& prompt) {
@@ -92,8 +148,20 @@ public:
             .value_or(false);
     }
     std::optional<std::string> password(const std::string& target) override {
+        const int attempt = m_attempts[target]++;
         return text(ask<std::optional<QString>>(
-            [=](Prompts* p) { return p->password(QString::fromStdString(target)); }));
+            [=](Prompts* p) { return p->loginPassword(QString::fromStdString(target), attempt); }));
+    }
+    // After a login: Prompts saves or forgets what it asked (on the UI thread).
+    void loginDone(bool succeeded) {
+        if (m_prompts)
+            for (const auto& [target, n] : m_attempts) {
+                Prompts* p = m_prompts;
+                const auto t = QString::fromStdString(target);
+                QMetaObject::invokeMethod(
+                    p, [p, t, succeeded] { p->loginDone(t, succeeded); }, Qt::QueuedConnection);
+            }
+        m_attempts.clear();
     }
     std::optional<std::string> passphrase(const std::string& prompt) override {
         return text(ask<std::optional<QString>>(
@@ -149,6 +217,7 @@ private:
 
     Prompts* m_prompts;
     std::shared_ptr<std::atomic<bool>> m_stop;
+    std::map<std::string, int> m_attempts; // password questions per target in this login
 };
 
 // ---- Connection ----
@@ -301,7 +370,10 @@ template <typename Fn> void Connection::post(const QString& what, Fn&& fn) {
                     Q_EMIT progress(
                         m_id,
                         tr("Connecting to %1 ...").arg(QString::fromStdString(m_router->where())));
-                if (!m_router->open(&error)) {
+                const bool opened = m_router->open(&error);
+                if (connecting)
+                    m_asker->loginDone(opened);
+                if (!opened) {
                     const bool changed = m_spec.ssh && m_router->session()->error().kind ==
                                                            ssh::ErrorKind::HostKeyChanged;
                     Q_EMIT failed(m_id, QStringLiteral("connect"), QString::fromStdString(error),

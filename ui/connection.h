@@ -13,10 +13,12 @@
 #include "core/ssh/target.h"
 
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -43,7 +45,14 @@ public:
     // An unknown host key: shown with its SHA256 fingerprint.
     virtual bool acceptHostKey(const QString& target, const QString& type,
                                const QString& fingerprint);
+    // The person's answer; the dialog offers "Remember in the keyring" where a keyring answers.
     virtual std::optional<QString> password(const QString& target);
+    // What a login asks: the keyring's password on its first question (`attempt` 0) when one is
+    // saved for `target`, else password().
+    std::optional<QString> loginPassword(const QString& target, int attempt);
+    // After a login that asked for passwords: saves one the person asked to remember (only once
+    // it worked), forgets one they no longer want remembered.
+    void loginDone(const QString& target, bool succeeded);
     virtual std::optional<QString> passphrase(const QString& prompt);
     virtual std::optional<QStringList> keyboardInteractive(const QString& name,
                                                            const QString& instruction,
@@ -52,6 +61,12 @@ public:
 
 private:
     QWidget* m_window;
+    struct Answer {
+        QString password;
+        bool remember = false;
+    };
+    std::map<QString, Answer> m_answers; // the dialog's, until the login ends
+    QSet<QString> m_fromKeyring;         // targets given the keyring's password in this login
 };
 
 class Connection : public QObject {
