@@ -10,11 +10,14 @@
 #include "core/layout/resolve.h"
 #include "core/live/recording.h"
 #include "core/live/source.h"
+#include "core/log.h"
 #include "core/router.h"
 #include "core/snapshot_json.h"
 #include "core/snapshot_text.h"
 #include "core/ssh/terminal_prompter.h"
 #include "core/text.h"
+
+#include <CLI/CLI.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -27,6 +30,7 @@
 #include <ostream>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace coresteer {
 
@@ -34,80 +38,26 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: coresteer-cli <command> TARGET [options]
+constexpr const char* kDescription =
+    R"(coresteer-cli: read, plan, apply and watch a Linux router's interrupt and packet steering.
 
 TARGET is --root DIR (a /proc and /sys tree on this machine; "/" for this machine itself) or
 ssh://[user@]host[:port] or an ssh_config alias (a router; --root DIR is then a directory on
-the router, default /). SSH options: --known-hosts FILE, --identity FILE, --ssh-config FILE,
---accept-new-host-key.
-
-commands:
-  snapshot TARGET [--json]        the CPU, IRQ and queue layout, read in one connection and one
-                                  command over SSH
-  capture TARGET FILE             save everything the snapshot reads from TARGET into FILE, in
-                                  one file (for a bug report; the GUI opens it read-only)
-  plan TARGET [--json]            a proposed layout with a reason for every choice; --json
-                                  prints a layout file that diff accepts as it is
-  diff TARGET LAYOUT [--json]     what LAYOUT (a JSON file) would change on TARGET, and what
-                                  cannot apply there
-  apply TARGET LAYOUT [--revert-after S] [--no-confirm | --no-revert] [--json]
-                                  write LAYOUT at runtime. The old values are captured first and
-                                  a revert job on the router restores them after S seconds
-                                  (default 60) unless confirmed; apply confirms by itself over a
-                                  new connection unless --no-confirm. Exit 0 all applied, 1 some
-                                  targets refused or not applicable, 2 nothing written
-  apply TARGET... [--inventory FILE [--inventory-group G]] LAYOUT [--parallel N]
-                                  the same on several routers, N at a time (default 4), one line
-                                  per router; the inventory is Ansible's INI format
-                                  (ansible_host, ansible_port, ansible_user,
-                                  ansible_ssh_private_key_file, coresteer_root). Exit: the worst
-                                  of the routers'
-  export ansible --preset FILE [--inventory-group G] [--output FILE]
-         [--no-packet-steering-override] [--disable-irqbalance]
-                                  an Ansible playbook (raw tasks only: no Python on the routers)
-                                  that applies FILE (a preset or layout) with the automatic
-                                  revert, confirms, and persists it on every host of G (default
-                                  routers); a second run changes nothing
-  confirm TARGET [--json]         keep what the last apply wrote (cancels the revert)
-  persist TARGET LAYOUT [--no-packet-steering-override] [--disable-irqbalance] [--json]
-                                  make LAYOUT come back at every boot and interface event:
-                                  OpenWrt gets /etc/hotplug.d/net/95-coresteer (kept by
-                                  /etc/sysupgrade.conf), other Linux a systemd unit and a udev
-                                  rule. Does not change the running values (apply does). Exit 1
-                                  when a conflict remains (packet steering, irqbalance)
-  unpersist TARGET [--json]       remove everything persist wrote, and its sysupgrade.conf lines
-  preset save TARGET FILE [--json]
-                                  save TARGET's current layout as a preset file
-  preset load FILE TARGET [--json]
-                                  what a preset would change on TARGET, and what does not apply
-                                  there (a preset made on another board says so); apply and diff
-                                  take preset files as LAYOUT too
-  revert TARGET [--json]          restore what the last apply replaced, now
-  monitor TARGET [--rate HZ] [--duration S] [--csv | --json] [--record FILE]
-                                  live per-core load, per-IRQ rates and interface throughput,
-                                  HZ samples a second (1-20, default 10) for S seconds (default
-                                  10; 0 until interrupted), over one SSH channel. --csv prints
-                                  "uptime,metric,target,cpu,value" rows, --json one object per
-                                  sample. --record saves the snapshot, the layout in force and
-                                  every sample in FILE, a recording the GUI replays
-  recording summary FILE [--json] per-core peak and mean load, throughput and the bufferbloat
-                                  grade of a recording
-  recording csv FILE              one CSV row per sample of a recording
-  recording compare BEFORE AFTER  two recordings side by side
-  --help                          this text
-  --version                       the version
-
-exit codes: 0 ok, 1 partial (see the warnings; for diff: targets that cannot apply; for
-            confirm and revert: nothing was pending), 2 unusable input, bad usage or a
-            connection error
+the router, default /). `coresteer-cli COMMAND --help` describes a command; `man coresteer-cli`
+describes them all.
 )";
+
+constexpr const char* kExitCodes =
+    R"(exit codes: 0 ok, 1 partial (see the warnings; for diff: targets that cannot apply; for
+            confirm and revert: nothing was pending), 2 unusable input, bad usage or a
+            connection error)";
 
 std::string jsonText(const nlohmann::json& j) {
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 int usageError(std::ostream& err, const std::string& msg) {
-    err << "coresteer-cli: " << msg << "\n" << kUsage;
+    err << "coresteer-cli: " << msg << "\nRun 'coresteer-cli --help' for the commands.\n";
     return 2;
 }
 
@@ -126,105 +76,15 @@ struct Options {
 };
 
 // Parses the target options shared by every verb; false after printing a usage error.
-// `targetsLast`: bare-word targets follow the verb's own arguments ("preset load FILE alias").
-bool parseOptions(const std::vector<std::string>& args, std::size_t positionals, Options& o,
-                  std::ostream& err, int& code, bool targetsLast = false) {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const auto& a = args[i];
-        auto value = [&](std::string& dst, const char* what) {
-            if (i + 1 >= args.size()) {
-                code = usageError(err, a + " needs " + what);
-                return false;
-            }
-            dst = args[++i];
-            return true;
-        };
-        if (a == "--json") {
-            o.json = true;
-        } else if (a == "--accept-new-host-key") {
-            o.acceptNew = true;
-        } else if (a == "--no-confirm") {
-            o.noConfirm = true;
-        } else if (a == "--no-revert") {
-            o.noRevert = true;
-        } else if (a == "--no-packet-steering-override") {
-            o.noSteeringOverride = true;
-        } else if (a == "--disable-irqbalance") {
-            o.disableIrqbalance = true;
-        } else if (a == "--revert-after") {
-            std::string v;
-            if (!value(v, "seconds"))
-                return false;
-            const auto n = std::atoi(v.c_str());
-            if (n < 5 || n > 86400) {
-                code = usageError(err, "--revert-after takes 5 to 86400 seconds");
-                return false;
-            }
-            o.revertAfter = n;
-        } else if (a == "--csv") {
-            o.csv = true;
-        } else if (a == "--rate" || a == "--duration") {
-            std::string v;
-            if (!value(v, a == "--rate" ? "samples a second" : "seconds"))
-                return false;
-            char* end = nullptr;
-            const double n = std::strtod(v.c_str(), &end);
-            const bool ok = end && *end == '\0' && !v.empty() &&
-                            (a == "--rate" ? n >= 1 && n <= 20 && n == static_cast<int>(n)
-                                           : n >= 0 && n <= 7 * 86400);
-            if (!ok) {
-                code = usageError(err, a == "--rate" ? "--rate takes 1 to 20 samples a second"
-                                                     : "--duration takes 0 to 604800 seconds");
-                return false;
-            }
-            if (a == "--rate")
-                o.rate = static_cast<int>(n);
-            else
-                o.duration = n;
-        } else if (a == "--record") {
-            if (!value(o.record, "a file"))
-                return false;
-        } else if (a == "--inventory") {
-            if (!value(o.inventory, "a file"))
-                return false;
-        } else if (a == "--inventory-group") {
-            if (!value(o.inventoryGroup, "a group name"))
-                return false;
-        } else if (a == "--parallel") {
-            std::string v;
-            if (!value(v, "a number"))
-                return false;
-            const auto n = text::parseU64(v);
-            if (!n || *n < 1 || *n > 64) {
-                code = usageError(err, "--parallel takes 1 to 64 routers at a time");
-                return false;
-            }
-            o.parallel = static_cast<int>(*n);
-        } else if (a == "--root") {
-            if (!value(o.root, "a directory"))
-                return false;
-        } else if (a.rfind("--root=", 0) == 0) {
-            o.root = a.substr(7);
-        } else if (a == "--known-hosts") {
-            if (!value(o.knownHosts, "a file"))
-                return false;
-        } else if (a == "--identity" || a == "-i") {
-            if (!value(o.identity, "a file"))
-                return false;
-        } else if (a == "--ssh-config" || a == "-F") {
-            if (!value(o.sshConfig, "a file"))
-                return false;
-        } else if (!a.empty() && a[0] != '-') {
-            if (a.rfind("ssh://", 0) == 0)
-                o.targets.push_back(a);
-            else
-                o.positional.push_back(a);
-        } else {
-            code = usageError(err, "unknown option '" + a + "'");
-            return false;
-        }
-    }
-    // Bare words beyond what the verb takes are targets: ssh_config aliases.
+// Sorts the words after the verb: ssh:// words are targets; of the bare words, those beyond what
+// the verb takes (`positionals`) are targets too (ssh_config aliases), first or, with
+// `targetsLast`, last ("preset load FILE alias"). False after printing a usage error.
+bool finishTargets(Options& o, std::size_t positionals, std::ostream& err, int& code,
+                   bool targetsLast = false) {
+    std::vector<std::string> bare;
+    for (auto& w : o.positional)
+        (w.rfind("ssh://", 0) == 0 ? o.targets : bare).push_back(std::move(w));
+    o.positional = std::move(bare);
     const auto aliases = static_cast<std::ptrdiff_t>(
         o.positional.size() > positionals ? o.positional.size() - positionals : 0);
     const auto from = targetsLast ? o.positional.end() - aliases : o.positional.begin();
@@ -466,16 +326,13 @@ int captureCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
-int presetCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (args.empty() || (args[0] != "save" && args[0] != "load"))
-        return usageError(err, "preset needs save or load");
-    Options o;
+int presetCommand(const std::string& what, Options o, std::ostream& out, std::ostream& err) {
     int code = 2;
-    if (!parseOptions({args.begin() + 1, args.end()}, 1, o, err, code, args[0] == "load"))
+    if (!finishTargets(o, 1, err, code, what == "load"))
         return code;
     if (o.positional.size() != 1 || o.targets.size() > 1)
-        return usageError(err, "preset " + args[0] + " needs TARGET and one FILE");
-    if (args[0] == "load")
+        return usageError(err, "preset " + what + " needs TARGET and one FILE");
+    if (what == "load")
         return diffCommand(o, out, err);
     const auto a = acquireUsable(o, err);
     if (!a)
@@ -656,7 +513,10 @@ int applyManyCommand(const Options& o, const Layout& layout, std::ostream& out, 
     auto worker = [&] {
         for (std::size_t i; (i = next++) < hosts->size();) {
             std::ostringstream e;
+            log::debug(log::fleet, (*hosts)[i].name, ": applying to ", (*hosts)[i].options.target,
+                       (*hosts)[i].options.root.empty() ? "" : " under ", (*hosts)[i].options.root);
             outcomes[i] = applyTo((*hosts)[i].options, layout, e);
+            log::debug(log::fleet, (*hosts)[i].name, ": exit ", outcomes[i].code);
             errors[i] = e.str();
             if (o.json)
                 continue;
@@ -705,8 +565,6 @@ int applyManyCommand(const Options& o, const Layout& layout, std::ostream& out, 
 int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.positional.size() != 1)
         return usageError(err, "apply needs TARGET and one LAYOUT file");
-    if (o.noConfirm && o.noRevert)
-        return usageError(err, "--no-confirm and --no-revert exclude each other");
     const auto layout = readLayoutFile(o.positional.front(), err);
     if (!layout)
         return 2;
@@ -958,8 +816,6 @@ void printRates(const Options& o, const Rates& r, const Snapshot& snap, std::ost
 int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (!o.positional.empty())
         return usageError(err, "unexpected argument '" + o.positional.front() + "'");
-    if (o.csv && o.json)
-        return usageError(err, "--csv and --json exclude each other");
     auto r = openTarget(o, err);
     if (!r)
         return 2;
@@ -1036,20 +892,9 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     return failures >= 3 ? 2 : 0;
 }
 
-int recordingCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    const std::string what = args.empty() ? "" : args[0];
-    std::vector<std::string> files;
-    bool json = false;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--json")
-            json = true;
-        else if (!args[i].empty() && args[i][0] == '-')
-            return usageError(err, "unknown option '" + args[i] + "'");
-        else
-            files.push_back(args[i]);
-    }
-    const std::size_t wanted = what == "compare" ? 2 : 1;
-    if ((what != "summary" && what != "csv" && what != "compare") || files.size() != wanted)
+int recordingCommand(const std::string& what, const std::vector<std::string>& files, bool json,
+                     std::ostream& out, std::ostream& err) {
+    if (files.size() != (what == "compare" ? 2u : 1u))
         return usageError(err, "recording needs summary FILE, csv FILE or compare BEFORE AFTER");
     std::vector<Recording> recs;
     std::vector<RecordingSummary> sums;
@@ -1160,36 +1005,8 @@ int recordingCommand(const std::vector<std::string>& args, std::ostream& out, st
     return 0;
 }
 
-int exportCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (args.empty() || args[0] != "ansible")
-        return usageError(err, "export needs ansible");
-    std::string presetFile, output;
-    FleetOptions fo;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const auto& a = args[i];
-        auto value = [&](std::string& dst) {
-            if (i + 1 >= args.size())
-                return false;
-            dst = args[++i];
-            return true;
-        };
-        if (a == "--preset" || a == "--layout") {
-            if (!value(presetFile))
-                return usageError(err, a + " needs a file");
-        } else if (a == "--inventory-group") {
-            if (!value(fo.group))
-                return usageError(err, a + " needs a group name");
-        } else if (a == "--output" || a == "-o") {
-            if (!value(output))
-                return usageError(err, a + " needs a file");
-        } else if (a == "--no-packet-steering-override") {
-            fo.persist.packetSteeringOverride = false;
-        } else if (a == "--disable-irqbalance") {
-            fo.persist.disableIrqbalance = true;
-        } else {
-            return usageError(err, "unknown option '" + a + "'");
-        }
-    }
+int exportCommand(const std::string& presetFile, const std::string& output, const FleetOptions& fo,
+                  std::ostream& out, std::ostream& err) {
     if (presetFile.empty())
         return usageError(err, "export ansible needs --preset FILE");
     std::optional<Preset> preset;
@@ -1234,55 +1051,226 @@ int revertCommand(const Options& o, std::ostream& out, std::ostream& err) {
 } // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (args.empty())
-        return usageError(err, "no command");
-    const auto& cmd = args.front();
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        out << kUsage;
-        return 0;
-    }
-    if (cmd == "--version") {
-        out << "coresteer-cli " << CORESTEER_VERSION << "\n";
-        return 0;
-    }
-    if (cmd == "preset")
-        return presetCommand({args.begin() + 1, args.end()}, out, err);
-    if (cmd == "recording")
-        return recordingCommand({args.begin() + 1, args.end()}, out, err);
-    if (cmd == "export")
-        return exportCommand({args.begin() + 1, args.end()}, out, err);
-    int (*verb)(const Options&, std::ostream&, std::ostream&) = nullptr;
-    const std::size_t positionals =
-        cmd == "diff" || cmd == "apply" || cmd == "persist" || cmd == "capture" ? 1 : 0;
-    if (cmd == "snapshot")
-        verb = &snapshotCommand;
-    else if (cmd == "capture")
-        verb = &captureCommand;
-    else if (cmd == "monitor")
-        verb = &monitorCommand;
-    else if (cmd == "plan")
-        verb = &planCommand;
-    else if (cmd == "diff")
-        verb = &diffCommand;
-    else if (cmd == "apply")
-        verb = &applyCommand;
-    else if (cmd == "confirm")
-        verb = &confirmCommand;
-    else if (cmd == "revert")
-        verb = &revertCommand;
-    else if (cmd == "persist")
-        verb = &persistCommand;
-    else if (cmd == "unpersist")
-        verb = &unpersistCommand;
-    else
-        return usageError(err, "unknown command '" + cmd + "'");
+    CLI::App app{kDescription, "coresteer-cli"};
+    app.footer(kExitCodes);
+    app.set_help_flag("-h,--help", "this text, or a command's");
+    app.set_version_flag("--version", "coresteer-cli " CORESTEER_VERSION, "the version");
+    app.require_subcommand(1, 1);
+    app.get_formatter()->column_width(34);
+    bool verbose = false;
+    app.add_flag("-v,--verbose", verbose,
+                 "say what happens: coresteer.ssh, .collect, .apply, .persist, .live, .fleet");
+    app.fallthrough(); // --verbose after the command too
+
     Options o;
+    // The options every command that works on a router takes, and its words.
+    auto target = [&](CLI::App* c, const std::string& words, bool json = true) {
+        c->add_option("--root", o.root, "a /proc and /sys tree here; over SSH one on the router")
+            ->type_name("DIR");
+        c->add_option("--known-hosts", o.knownHosts, "another known_hosts file")->type_name("FILE");
+        c->add_option("-i,--identity", o.identity, "a private key to try")->type_name("FILE");
+        c->add_option("-F,--ssh-config", o.sshConfig, "another ssh_config file (none: none)")
+            ->type_name("FILE");
+        c->add_flag("--accept-new-host-key", o.acceptNew,
+                    "trust a host key seen for the first time (never a changed one)");
+        if (json)
+            c->add_flag("--json", o.json, "answer in JSON");
+        c->add_option("arguments", o.positional, words)->type_name("");
+    };
+    struct Verb {
+        const char* name;
+        const char* help;
+        const char* detail;
+        const char* words;
+        std::size_t positionals;
+        int (*run)(const Options&, std::ostream&, std::ostream&);
+    };
+    const Verb verbs[] = {
+        {"snapshot", "the CPU, IRQ and queue layout, in one SSH command", "", "TARGET", 0,
+         &snapshotCommand},
+        {"capture", "save what a snapshot reads into one FILE (for a bug report)",
+         "The app opens a capture read-only (Router > Open capture).", "TARGET FILE", 1,
+         &captureCommand},
+        {"plan", "a proposed layout with a reason for every choice",
+         "--json prints a layout file that diff, apply and persist take as it is.", "TARGET", 0,
+         &planCommand},
+        {"diff", "what LAYOUT would change on TARGET", "LAYOUT is a layout or a preset file.",
+         "TARGET LAYOUT", 1, &diffCommand},
+        {"apply", "write LAYOUT now, with an automatic revert unless confirmed",
+         "The old values are kept first, and a revert job on the router restores them after\n"
+         "--revert-after seconds unless confirmed; apply confirms by itself over a new connection\n"
+         "unless --no-confirm. Several TARGETs, or --inventory: N routers at a time, one line per\n"
+         "router. Exit 0 all applied, 1 some targets refused or not applicable, 2 nothing\n"
+         "written (the worst of the routers').",
+         "TARGET... LAYOUT", 1, &applyCommand},
+        {"confirm", "keep what the last apply wrote (cancels the revert)", "", "TARGET", 0,
+         &confirmCommand},
+        {"revert", "restore what the last apply replaced, now", "", "TARGET", 0, &revertCommand},
+        {"persist", "make LAYOUT come back at every boot and interface event",
+         "OpenWrt gets /etc/hotplug.d/net/95-coresteer (kept by /etc/sysupgrade.conf), other\n"
+         "Linux a systemd unit and a udev rule. The running values do not change (apply does\n"
+         "that). Exit 1 when a conflict remains (packet steering, irqbalance).",
+         "TARGET LAYOUT", 1, &persistCommand},
+        {"unpersist", "remove everything persist wrote", "", "TARGET", 0, &unpersistCommand},
+        {"monitor", "live per-core load, IRQ rates and throughput",
+         "Over one SSH channel; --csv prints \"uptime,metric,target,cpu,value\" rows, --json one\n"
+         "object per sample.",
+         "TARGET", 0, &monitorCommand},
+    };
+    const Verb* chosen = nullptr;
+    for (const auto& v : verbs) {
+        auto* c = app.add_subcommand(v.name, v.help);
+        if (*v.detail)
+            c->footer(v.detail);
+        target(c, v.words);
+        c->callback([&chosen, &v] { chosen = &v; });
+        const std::string name = v.name;
+        if (name == "apply") {
+            c->add_option("--revert-after", o.revertAfter,
+                          "seconds until the router restores the old values (60)")
+                ->check(CLI::Range(5, 86400))
+                ->type_name("S");
+            auto* noConfirm =
+                c->add_flag("--no-confirm", o.noConfirm, "leave the confirm to `confirm`");
+            c->add_flag("--no-revert", o.noRevert, "arm no revert job")->excludes(noConfirm);
+            c->add_option("--inventory", o.inventory, "the routers of an Ansible INI inventory")
+                ->type_name("FILE");
+            c->add_option("--inventory-group", o.inventoryGroup, "only the hosts of this group")
+                ->type_name("G");
+            c->add_option("--parallel", o.parallel, "routers at a time (default 4)")
+                ->check(CLI::Range(1, 64))
+                ->type_name("N");
+        } else if (name == "persist") {
+            c->add_flag("--no-packet-steering-override", o.noSteeringOverride,
+                        "leave OpenWrt's packet steering service as it is");
+            c->add_flag("--disable-irqbalance", o.disableIrqbalance,
+                        "stop and disable irqbalance (unpersist enables it again)");
+        } else if (name == "monitor") {
+            c->add_option("--rate", o.rate, "samples a second, 1 to 20 (default 10)")
+                ->check(CLI::Range(1, 20))
+                ->type_name("HZ");
+            c->add_option("--duration", o.duration, "seconds (default 10; 0 until interrupted)")
+                ->check(CLI::Range(0.0, 7.0 * 86400))
+                ->type_name("S");
+            auto* csv = c->add_flag("--csv", o.csv, "\"uptime,metric,target,cpu,value\" rows");
+            c->get_option("--json")->excludes(csv);
+            c->add_option("--record", o.record,
+                          "save the snapshot, the layout in force and every sample in FILE, a "
+                          "recording the app replays")
+                ->type_name("FILE");
+        }
+    }
+
+    // preset save TARGET FILE | preset load FILE TARGET
+    auto* preset = app.add_subcommand("preset", "save a layout as a preset; what one would change");
+    preset->require_subcommand(1, 1);
+    std::string presetVerb;
+    for (const char* what : {"save", "load"}) {
+        auto* c = preset->add_subcommand(what, std::string(what) == "save"
+                                                   ? "save TARGET's current layout as a preset file"
+                                                   : "what a preset would change on TARGET");
+        target(c, std::string(what) == "save" ? "TARGET FILE" : "FILE TARGET");
+        c->callback([&presetVerb, what] { presetVerb = what; });
+    }
+
+    // recording summary FILE | csv FILE | compare BEFORE AFTER
+    auto* recording = app.add_subcommand("recording", "read recordings (monitor --record)");
+    recording->require_subcommand(1, 1);
+    std::string recordingVerb;
+    std::vector<std::string> files;
+    bool recordingJson = false;
+    for (const auto& [what, help, words] :
+         {std::tuple{"summary", "per-core peak and mean load, throughput and the bufferbloat grade",
+                     "FILE"},
+          std::tuple{"csv", "one CSV row per sample", "FILE"},
+          std::tuple{"compare", "two recordings side by side", "BEFORE AFTER"}}) {
+        auto* c = recording->add_subcommand(what, help);
+        c->add_option("files", files, words)->required();
+        if (std::string(what) == "summary")
+            c->add_flag("--json", recordingJson, "answer in JSON");
+        c->callback([&recordingVerb, w = what] { recordingVerb = w; });
+    }
+
+    // export ansible --preset FILE
+    auto* exp = app.add_subcommand("export", "hand a layout to another tool");
+    exp->require_subcommand(1, 1);
+    auto* ansible = exp->add_subcommand("ansible", "an Ansible playbook for a fleet of routers");
+    ansible->footer(
+        "Raw tasks only (the routers need no Python): the playbook applies FILE with the\n"
+        "automatic revert, confirms it and persists it on every host of the group, resolved on\n"
+        "each router. A second run changes nothing. Host variables: coresteer_root,\n"
+        "coresteer_revert_after, coresteer_any_board, coresteer_persist.");
+    std::string presetFile, output;
+    FleetOptions fo;
+    bool exportAnsible = false;
+    ansible->add_option("--preset,--layout", presetFile, "a preset or layout file")
+        ->required()
+        ->type_name("FILE");
+    ansible->add_option("--inventory-group", fo.group, "the hosts (default routers)")
+        ->type_name("G");
+    ansible->add_option("-o,--output", output, "write the playbook to FILE, not to stdout")
+        ->type_name("FILE");
+    bool noOverride = false;
+    ansible->add_flag("--no-packet-steering-override", noOverride,
+                      "leave OpenWrt's packet steering service as it is");
+    ansible->add_flag("--disable-irqbalance", fo.persist.disableIrqbalance,
+                      "stop and disable irqbalance");
+    ansible->callback([&exportAnsible] { exportAnsible = true; });
+
+    if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+        const auto subs =
+            app.get_subcommands([&](CLI::App* c) { return c->get_name() == args[0]; });
+        if (subs.empty())
+            return usageError(err, "unknown command '" + args[0] + "'");
+    }
+    try {
+        std::vector<std::string> reversed(args.rbegin(), args.rend());
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        out << app.help();
+        return 0;
+    } catch (const CLI::CallForVersion& e) {
+        out << e.what() << "\n";
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        if (args.empty())
+            return usageError(err, "no command");
+        return usageError(err, e.what());
+    }
+
+    // --verbose: every category, on stderr, one line each (apply's workers write in parallel).
+    struct Quiet {
+        ~Quiet() {
+            log::setSink(nullptr);
+            for (auto* const* c = log::categories(); *c; ++c)
+                (*c)->enabled = false;
+        }
+    } quiet;
+    if (verbose) {
+        auto lock = std::make_shared<std::mutex>();
+        log::setSink([&err, lock](const log::Category& c, std::string_view m) {
+            const std::lock_guard guard(*lock);
+            err << "coresteer-cli: [" << c.name << "] " << m << "\n" << std::flush;
+        });
+        for (auto* const* c = log::categories(); *c; ++c)
+            (*c)->enabled = true;
+    }
+    if (!presetVerb.empty())
+        return presetCommand(presetVerb, o, out, err);
+    if (!recordingVerb.empty())
+        return recordingCommand(recordingVerb, files, recordingJson, out, err);
+    if (exportAnsible) {
+        fo.persist.packetSteeringOverride = !noOverride;
+        return exportCommand(presetFile, output, fo, out, err);
+    }
+    if (!chosen)
+        return usageError(err, "no command");
     int code = 2;
-    if (!parseOptions({args.begin() + 1, args.end()}, positionals, o, err, code))
+    if (!finishTargets(o, chosen->positionals, err, code))
         return code;
-    if (verb != &applyCommand && (o.targets.size() > 1 || !o.inventory.empty()))
+    if (chosen->run != &applyCommand && (o.targets.size() > 1 || !o.inventory.empty()))
         return usageError(err, "only apply takes several targets or an inventory");
-    return verb(o, out, err);
+    return chosen->run(o, out, err);
 }
 
 } // namespace coresteer

@@ -4,7 +4,7 @@
 CORESTEER_BUILD_PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev libgl-dev
-    libssh-dev nlohmann-json3-dev qtkeychain-qt6-dev
+    libssh-dev nlohmann-json3-dev qtkeychain-qt6-dev libcli11-dev
 )
 # To build and run every test: GoogleTest, Google Benchmark, clang with libFuzzer and the
 # sanitizers, gawk for the benchmark's baseline; the emulated router (tests/router-vm) runs

@@ -60,8 +60,18 @@ TEST(Cli, UsageErrorsExitTwo) {
     const auto many = cli({"snapshot", "ssh://a", "ssh://b"});
     EXPECT_EQ(many.code, 2);
     EXPECT_NE(many.err.find("only apply takes several targets"), std::string::npos) << many.err;
-    EXPECT_NE(cli({"diff", "--root", "/", "--inventory", "x", "l.json"}).err.find("only apply"),
+    EXPECT_NE(cli({"diff", "--root", "/", "--inventory", "x", "l.json"})
+                  .err.find("argument was not expected: --inventory"),
               std::string::npos);
+    EXPECT_NE(cli({"frobnicate"}).err.find("unknown command 'frobnicate'"), std::string::npos);
+    EXPECT_NE(cli({"monitor", "--root", "/", "--rate", "30"}).err.find("--rate: Value 30 not in"),
+              std::string::npos);
+    EXPECT_NE(cli({"apply", "--root", "/", "--no-confirm", "--no-revert", "l.json"})
+                  .err.find("--no-confirm excludes --no-revert"),
+              std::string::npos);
+    EXPECT_NE(cli({"snapshot", "--help"}).out.find("Usage: coresteer-cli snapshot"),
+              std::string::npos);
+    EXPECT_EQ(cli({"--version"}).out.rfind("coresteer-cli 0.", 0), 0u);
     EXPECT_NE(cli({"apply", "ssh://a", "l.json", "--parallel", "0"}).err.find("1 to 64"),
               std::string::npos);
     EXPECT_NE(cli({"apply", "ssh://a", "l.json", "--inventory-group", "g"})
@@ -71,10 +81,28 @@ TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(inv.code, 2);
     EXPECT_NE(inv.err.find("l.json: cannot read"), std::string::npos) << inv.err;
     // export ansible
-    EXPECT_NE(cli({"export"}).err.find("export needs ansible"), std::string::npos);
-    EXPECT_NE(cli({"export", "ansible"}).err.find("needs --preset FILE"), std::string::npos);
+    EXPECT_NE(cli({"export"}).err.find("A subcommand is required"), std::string::npos);
+    EXPECT_NE(cli({"export", "ansible"}).err.find("--preset is required"), std::string::npos);
     EXPECT_NE(cli({"export", "ansible", "--preset", "/nonexistent.json"}).err.find("cannot read"),
               std::string::npos);
+}
+
+// --verbose says what happens, by category, on stderr; without it nothing of the kind.
+TEST(Cli, VerboseLogsByCategory) {
+    const auto root = (test::boardsDir() / "bpi-r4").string();
+    const auto quiet = cli({"snapshot", "--root", root});
+    EXPECT_EQ(quiet.err.find("[coresteer."), std::string::npos) << quiet.err;
+    for (const auto& args : {std::vector<std::string>{"snapshot", "--root", root, "--verbose"},
+                             std::vector<std::string>{"--verbose", "snapshot", "--root", root}}) {
+        const auto loud = cli(args);
+        EXPECT_EQ(loud.code, 0);
+        EXPECT_EQ(loud.out, quiet.out);
+        EXPECT_NE(loud.err.find("coresteer-cli: [coresteer.collect] " + root + ": read "),
+                  std::string::npos)
+            << loud.err;
+    }
+    // And off again for the next command in this process.
+    EXPECT_EQ(cli({"snapshot", "--root", root}).err.find("[coresteer."), std::string::npos);
 }
 
 // The preset's own board, its group, and what the playbook carries; and to a file, whole.
