@@ -1,3 +1,4 @@
+#include "ui/logging.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -43,6 +44,10 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot"),
         QStringLiteral("With --quit-after: save the window as a PNG just before quitting."),
         QStringLiteral("FILE"));
+    QCommandLineOption verbose(
+        QStringLiteral("verbose"),
+        QStringLiteral("Log what happens (the coresteer.* logging categories) on stderr."));
+    parser.addOption(verbose);
     parser.addOption(local);
     parser.addOption(quitAfter);
     parser.addOption(screenshot);
@@ -50,6 +55,7 @@ int main(int argc, char** argv) {
                                  QStringLiteral("A /proc and /sys tree on this machine to open."),
                                  QStringLiteral("[root]"));
     parser.process(app);
+    coresteer::ui::installLogging(parser.isSet(verbose));
 
     coresteer::ui::MainWindow w;
     const auto args = parser.positionalArguments();

@@ -2,6 +2,9 @@
 
 #include "core/collect_local.h"
 #include "core/collect_remote.h"
+#include "core/log.h"
+
+#include <chrono>
 
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +12,16 @@
 #include <unistd.h>
 
 namespace coresteer {
+
+namespace {
+
+long long msSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 t)
+        .count();
+}
+
+} // namespace
 
 Router::Router(std::string root, std::unique_ptr<ssh::Session> session)
     : m_root(root.empty() ? "/" : std::move(root)), m_session(std::move(session)) {}
@@ -47,9 +60,16 @@ bool Router::open(std::string* error) {
 }
 
 std::optional<FileBundle> Router::collect(std::string* error) {
-    if (m_session)
-        return collectRemote(*m_session, m_root, error);
-    return collectLocal(m_root);
+    const auto started = std::chrono::steady_clock::now();
+    auto b = m_session ? collectRemote(*m_session, m_root, error)
+                       : std::optional<FileBundle>(collectLocal(m_root));
+    if (b)
+        log::debug(log::collect, where(), ": read ", b->entries().size(), " entries, ",
+                   b->totalBytes(), " bytes, in ", msSince(started), " ms",
+                   b->truncated() ? " (cut short at the bundle's bounds)" : "");
+    else
+        log::debug(log::collect, where(), ": ", *error);
+    return b;
 }
 
 std::optional<ApplyReport> Router::apply(const Resolution& r, const ApplyOptions& ao,
@@ -60,24 +80,61 @@ std::optional<ApplyReport> Router::apply(const Resolution& r, const ApplyOptions
 
 std::optional<ApplyReport> Router::apply(const ApplyScript& script,
                                          const std::vector<Write>& writes, std::string* error) {
-    if (m_session)
-        return runApplyScript(*m_session, script, writes, error);
-    const auto res = runLocal(script.script);
-    return applyResult(res.exitStatus, res.out, res.err, script, writes, error);
+    log::debug(log::apply, where(), ": applying ", writes.size(), " values (a ",
+               script.script.size(), "-byte script)");
+    std::optional<ApplyReport> rep;
+    if (m_session) {
+        rep = runApplyScript(*m_session, script, writes, error);
+    } else {
+        const auto res = runLocal(script.script);
+        rep = applyResult(res.exitStatus, res.out, res.err, script, writes, error);
+    }
+    if (!rep) {
+        log::debug(log::apply, where(), ": ", *error);
+        return rep;
+    }
+    for (const auto& t : rep->results)
+        log::debug(log::apply, where(), ": ", t.write.path, " ", t.write.current, " -> ",
+                   t.write.value, ": ", toString(t.status), t.error.empty() ? "" : ": ", t.error);
+    log::debug(log::apply, where(), ": ",
+               rep->rolledBack    ? "rolled back"
+               : rep->revertArmed ? "revert armed for " + rep->revertDeadline + " s"
+                                  : "no revert armed");
+    return rep;
 }
 
 bool Router::settle(PendingAction a, std::string* error) {
-    if (m_session)
-        return settleRemote(*m_session, m_root, a, error);
-    const auto res = runLocal(makeSettleScript(m_root, a));
-    return settleSucceeded(res.exitStatus, res.out, res.err, error);
+    bool ok;
+    if (m_session) {
+        ok = settleRemote(*m_session, m_root, a, error);
+    } else {
+        const auto res = runLocal(makeSettleScript(m_root, a));
+        ok = settleSucceeded(res.exitStatus, res.out, res.err, error);
+    }
+    log::debug(log::apply, where(), ": ", a == PendingAction::Confirm ? "confirm" : "revert", ": ",
+               ok ? std::string("done") : *error);
+    return ok;
 }
 
 std::optional<PersistReport> Router::persist(const PersistScript& ps, std::string* error) {
-    if (m_session)
-        return runPersistScript(*m_session, ps, error);
-    const auto res = runLocal(ps.script);
-    return persistResult(res.exitStatus, res.out, res.err, ps.token, error);
+    std::optional<PersistReport> rep;
+    if (m_session) {
+        rep = runPersistScript(*m_session, ps, error);
+    } else {
+        const auto res = runLocal(ps.script);
+        rep = persistResult(res.exitStatus, res.out, res.err, ps.token, error);
+    }
+    if (!rep) {
+        log::debug(log::persist, where(), ": ", *error);
+        return rep;
+    }
+    for (const auto& f : rep->written)
+        log::debug(log::persist, where(), ": wrote ", f);
+    for (const auto& f : rep->removed)
+        log::debug(log::persist, where(), ": removed ", f);
+    for (const auto& m : rep->messages)
+        log::debug(log::persist, where(), ": router says: ", m);
+    return rep;
 }
 
 void Router::requestStop() {

@@ -12,6 +12,7 @@
 #include "ui/connectdialog.h"
 #include "ui/coremodel.h"
 #include "ui/livepanel.h"
+#include "ui/logging.h"
 #include "ui/maskgridmodel.h"
 #include "ui/maskgridview.h"
 #include "ui/settings.h"
@@ -402,6 +403,7 @@ void MainWindow::openConnection(Connection::Spec spec) {
         m_conn->disconnect(this);
         m_conn.reset();
     }
+    qCDebug(lcUi).noquote() << "opening" << spec.label << "root" << spec.root;
     m_conn = std::make_unique<Connection>(++m_nextId, std::move(spec), m_prompts);
     auto* c = m_conn.get();
     connect(c, &Connection::snapshotReady, this, &MainWindow::showSnapshot);
@@ -606,6 +608,7 @@ void MainWindow::showFailure(quint64 id, const QString& what, const QString& mes
                              bool hostKeyChanged) {
     if (id != 0 && (!m_conn || id != m_conn->id()))
         return; // from a connection the window has left
+    qCDebug(lcUi).noquote() << what << "failed:" << message;
     m_lastError = message;
     statusBar()->showMessage(message);
     Q_EMIT failed(message);

@@ -1,5 +1,6 @@
 #include "core/live/source.h"
 
+#include "core/log.h"
 #include "core/ssh/session.h"
 
 #include <chrono>
@@ -58,6 +59,7 @@ public:
 
     std::optional<Sample> next(std::string* error) override {
         auto fail = [&](const std::string& why) -> std::optional<Sample> {
+            log::debug(log::live, m_session.target().display(), ": the sampler stopped: ", why);
             if (error)
                 *error = why;
             m_stream.reset(); // the next tick starts the sampler again
@@ -69,6 +71,7 @@ public:
             m_stream = m_session.openStream(makeSamplerCommand(m_root));
             if (!m_stream)
                 return fail(m_session.error().message);
+            log::debug(log::live, m_session.target().display(), ": sampler started");
         }
         if (!m_stream->write("\n"))
             return fail(m_session.error().message);

@@ -1,5 +1,7 @@
 #include "core/ssh/session.h"
 
+#include "core/log.h"
+
 #include "core/text.h"
 
 #include <libssh/callbacks.h>
@@ -167,6 +169,7 @@ Session::~Session() {
 
 bool Session::fail(ErrorKind kind, const std::string& detail) {
     m_error = makeError(kind, m_target.display(), detail);
+    log::debug(log::ssh, m_target.display(), ": ", m_error.message);
     return false;
 }
 
@@ -254,6 +257,11 @@ bool Session::verifyHostKey() {
     m_hostKey.fingerprint = fingerprintOf(key.get());
 
     const auto state = ssh_session_is_known_server(s);
+    log::debug(log::ssh, m_target.display(), ": host key ", m_hostKey.type, " ",
+               m_hostKey.fingerprint,
+               state == SSH_KNOWN_HOSTS_OK                                          ? " (known)"
+               : state == SSH_KNOWN_HOSTS_CHANGED || state == SSH_KNOWN_HOSTS_OTHER ? " (CHANGED)"
+                                                                                    : " (new)");
     switch (state) {
     case SSH_KNOWN_HOSTS_OK:
         return true;
@@ -333,6 +341,8 @@ bool Session::authenticate() {
         return false;
     const int methods = ssh_userauth_list(s, nullptr);
     m_offered = methodList(methods);
+    log::debug(log::ssh, m_target.display(), ": the server offers ",
+               methods ? methodNames(methods) : std::string("nothing"));
 
     if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
         rc = retry([&] { return ssh_userauth_publickey_auto(s, nullptr, nullptr); });
@@ -441,6 +451,8 @@ bool Session::connect() {
     ssh_set_blocking(m_impl->s(), 1);
     m_resolvedHost = m_impl->host();
     m_resolvedPort = m_impl->port();
+    log::debug(log::ssh, m_target.display(), ": logged in to ", m_resolvedHost, ":", m_resolvedPort,
+               " with ", m_authMethod);
     return true;
 }
 
@@ -644,6 +656,7 @@ std::optional<RunResult> Session::run(const std::string& command, std::string_vi
                                       std::size_t outputCap) {
     RunResult r;
     bool tooLarge = false;
+    const auto started = Clock::now();
     const auto st = execute(command, input, [&](std::string_view data, bool isStderr) {
         auto& dst = isStderr ? r.err : r.out;
         if (r.out.size() + r.err.size() + data.size() > outputCap) {
@@ -661,6 +674,11 @@ std::optional<RunResult> Session::run(const std::string& command, std::string_vi
     if (!st)
         return std::nullopt;
     r.exitStatus = *st;
+    log::debug(
+        log::ssh, m_target.display(), ": ran `", text::printable(command, 60), "` (", input.size(),
+        " bytes in): exit ", r.exitStatus, ", ", r.out.size(), "+", r.err.size(), " bytes out in ",
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count(),
+        " ms");
     return r;
 }
 

@@ -3,7 +3,7 @@ _coresteer_cli() {
     local cur prev words cword
     _init_completion || return
     local commands="snapshot capture plan diff apply confirm revert persist unpersist preset
-        monitor recording export --help --version"
+        monitor recording export --help --version --verbose"
     if [[ $cword -eq 1 ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         return
@@ -45,7 +45,8 @@ _coresteer_cli() {
             ;;
     esac
     if [[ $cur == -* ]]; then
-        local opts="--root --json --known-hosts --identity --ssh-config --accept-new-host-key"
+        local opts="--root --json --known-hosts --identity --ssh-config --accept-new-host-key
+            --verbose --help"
         case ${words[1]} in
             apply) opts+=" --revert-after --no-confirm --no-revert --inventory --inventory-group
                 --parallel" ;;

@@ -762,6 +762,23 @@ TEST(SshCli, PersistUnpersistConfirmAnswerInJson) {
     EXPECT_TRUE(j["reverted"].get<bool>());
 }
 
+// --verbose over SSH: the host key, the login, each command and its size, on stderr.
+TEST(SshCli, VerboseSaysWhatHappens) {
+    const auto dir = kDir / "cli-verbose";
+    const auto root = writableBoard(dir, "nanopi-r4s");
+    const std::string cmd = std::string(CORESTEER_CLI) + " snapshot ssh://" + env("CS_SSH_USER") +
+                            "@127.0.0.1:" + env("CS_SSHD_PORT") + " --root '" + root.string() +
+                            "' --known-hosts '" + (dir / "kh").string() + "' --identity '" +
+                            env("CS_CLIENT_KEY") + "' --accept-new-host-key --verbose < /dev/null" +
+                            " 2> '" + (dir / "err").string() + "' > /dev/null";
+    ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
+    const auto err = slurp(dir / "err");
+    for (const char* want : {"[coresteer.ssh] ", ": host key ssh-ed25519 SHA256:", " (new)",
+                             ": the server offers ", ": logged in to 127.0.0.1:", " with publickey",
+                             ": ran `sh -s` (", " bytes out in ", "[coresteer.collect] "})
+        EXPECT_NE(err.find(want), std::string::npos) << want << "\n" << err;
+}
+
 // The playbook of `export ansible`, run by Ansible itself over the test sshd and dropbear against
 // two fixture routers (two roots), then a multi-router apply from the same inventory.
 TEST(SshFleet, AnsiblePlaybookTunesTwoRoutersOnceAndApplyTakesTheInventory) {

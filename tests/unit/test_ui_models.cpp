@@ -9,6 +9,7 @@
 #include "ui/heatmapwidget.h"
 #include "ui/livepanel.h"
 #include "ui/loadcharts.h"
+#include "ui/logging.h"
 #include "ui/mainwindow.h"
 #include "ui/maskgridmodel.h"
 #include "ui/snapshotmodel.h"
@@ -212,6 +213,37 @@ TEST(MainWindow, OpensTheBuiltInDemoRouterOnAPrivateCopy) {
     EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big 4-7 (2.3 GHz)")), -1)
         << w.summaryText().toStdString();
     EXPECT_NE(w.summaryText().indexOf(QStringLiteral("LITTLE 0-3 (1.8 GHz)")), -1);
+}
+
+// The core's log reaches Qt's logging categories of the same names, off unless turned on.
+namespace {
+QStringList g_logged;
+void keepMessage(QtMsgType, const QMessageLogContext& c, const QString& m) {
+    g_logged << QString::fromUtf8(c.category) + QStringLiteral(": ") + m;
+}
+} // namespace
+
+TEST(Logging, CoreCategoriesAreQtCategories) {
+    const auto previous = qInstallMessageHandler(keepMessage);
+    const auto load = [] {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::snapshotShown);
+        w.loadRoot(QString::fromStdString((test::boardsDir() / "bpi-r4").string()));
+        return shown.wait(10000);
+    };
+    g_logged.clear();
+    installLogging(false);
+    ASSERT_TRUE(load());
+    EXPECT_TRUE(g_logged.filter(QStringLiteral("coresteer.")).isEmpty())
+        << g_logged.join(u'\n').toStdString();
+    installLogging(true);
+    ASSERT_TRUE(load());
+    qInstallMessageHandler(previous);
+    QLoggingCategory::setFilterRules(QStringLiteral("coresteer.*.debug=false"));
+    installLogging(false);
+    EXPECT_FALSE(g_logged.filter(QStringLiteral("coresteer.collect: ")).isEmpty())
+        << g_logged.join(u'\n').toStdString();
+    EXPECT_FALSE(g_logged.filter(QStringLiteral("coresteer.ui: opening")).isEmpty());
 }
 
 // A capture (coresteer-cli capture, a bug report) opens read-only: its snapshot, nothing to apply,
