@@ -201,7 +201,7 @@ MainWindow::MainWindow(QWidget* parent)
         for (int r = 0; r < m_grid->rowCount(); ++r)
             if (const auto c = m_grid->current(r))
                 masks.emplace(r, *c);
-        m_gridView->applyMasks(masks, tr("Discard pending changes"));
+        m_gridView->applyMasks(masks, tr("Discard pending changes"), Layout{});
     });
     layout->addSeparator();
     m_applyAction = layout->addAction(tr("&Apply..."), this, &MainWindow::openApplyDialog);
@@ -663,7 +663,7 @@ void MainWindow::showPending(const Layout& layout, const QString& what) {
     for (int r = 0; r < scratch.rowCount(); ++r)
         if (const auto m = scratch.pending(r))
             masks.emplace(r, *m);
-    m_gridView->applyMasks(masks, what);
+    m_gridView->applyMasks(masks, what, m_grid->offGrid(layout));
     // The reasons, which the undo command does not carry, go on the rows as tooltips.
     m_grid->setPendingLayout(layout);
     QString msg = tr("%1: %2 changes").arg(what).arg(m_grid->changedCount());

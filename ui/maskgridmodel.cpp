@@ -145,6 +145,7 @@ void MaskGridModel::setSnapshot(SnapshotPtr snap) {
     m_snap = std::move(snap);
     m_rows = std::move(rows);
     m_cpus = cpus;
+    m_extras = {}; // a new router: the old extras mean nothing there
     endResetModel();
 }
 
@@ -249,9 +250,39 @@ std::optional<CpuMask> MaskGridModel::pending(int row) const {
 }
 
 int MaskGridModel::changedCount() const {
-    return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
-        return r.pending && r.current && !(*r.pending == *r.current);
-    }));
+    const auto rows =
+        static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
+            return r.pending && r.current && !(*r.pending == *r.current);
+        }));
+    return rows + (m_snap && !m_extras.empty()
+                       ? static_cast<int>(resolve(m_extras, *m_snap).changeCount())
+                       : 0);
+}
+
+void MaskGridModel::setExtras(Layout extras) {
+    m_extras = std::move(extras);
+}
+
+Layout MaskGridModel::offGrid(const Layout& layout) const {
+    Layout x;
+    if (!m_snap)
+        return x;
+    const IrqNames names(*m_snap);
+    for (const auto& t : layout.irqs) {
+        const auto irq = names.find(t.irq);
+        if (irq && std::none_of(m_rows.begin(), m_rows.end(), [&](const Row& r) {
+                return r.kind == RowKind::Irq && r.irq == *irq;
+            }))
+            x.irqs.push_back(t);
+    }
+    for (const auto& t : layout.rx)
+        if (t.rpsFlowCnt)
+            x.rx.push_back({t.interface, t.queue, std::nullopt, t.rpsFlowCnt, t.why});
+    for (const auto& t : layout.interfaces)
+        if (t.rxUsecs)
+            x.interfaces.push_back({t.interface, std::nullopt, t.rxUsecs, t.why});
+    x.rpsSockFlowEntries = layout.rpsSockFlowEntries;
+    return x;
 }
 
 QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
@@ -511,6 +542,28 @@ Layout MaskGridModel::pendingLayout(bool everyRow) const {
             break;
         }
     }
+    // The extras, merged into the targets of the same queue or interface.
+    for (const auto& e : m_extras.rx) {
+        const auto it = std::find_if(l.rx.begin(), l.rx.end(), [&](const RxQueueTarget& t) {
+            return t.interface == e.interface && t.queue == e.queue;
+        });
+        if (it != l.rx.end())
+            it->rpsFlowCnt = e.rpsFlowCnt;
+        else
+            l.rx.push_back(e);
+    }
+    for (const auto& e : m_extras.interfaces) {
+        const auto it =
+            std::find_if(l.interfaces.begin(), l.interfaces.end(),
+                         [&](const InterfaceTarget& t) { return t.interface == e.interface; });
+        if (it != l.interfaces.end())
+            it->rxUsecs = e.rxUsecs;
+        else
+            l.interfaces.push_back(e);
+    }
+    l.irqs.insert(l.irqs.end(), m_extras.irqs.begin(), m_extras.irqs.end());
+    if (m_extras.rpsSockFlowEntries)
+        l.rpsSockFlowEntries = m_extras.rpsSockFlowEntries;
     return l;
 }
 
@@ -541,8 +594,10 @@ QStringList MaskGridModel::setPendingLayout(const Layout& layout) {
     };
     for (const auto& t : layout.irqs) {
         const auto irq = names.find(t.irq);
-        place(irq ? find(RowKind::Irq, {}, *irq, 0) : -1, t.cpus, t.why,
-              QStringLiteral("IRQ ") + qs(t.irq.display()));
+        const int row = irq ? find(RowKind::Irq, {}, *irq, 0) : -1;
+        if (irq && row < 0)
+            continue; // on the router, off the grid: an extra
+        place(row, t.cpus, t.why, QStringLiteral("IRQ ") + qs(t.irq.display()));
     }
     for (const auto& t : layout.rx)
         if (t.rpsCpus)

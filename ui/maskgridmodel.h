@@ -73,6 +73,7 @@ public:
     void clearPending();
     int cpuCount() const;
     RowKind kind(int row) const;
+    // Rows whose mask changes, and values of the extras that change.
     int changedCount() const;
 
     // The changed rows as a layout (IRQs by action name and rank, queues by interface); with
@@ -82,8 +83,16 @@ public:
     // until the rows change; an empty report clears them.
     void setOutcomes(const ApplyReport& report);
     // Shows `layout` as pending: each of its targets found on this router becomes that row's
-    // pending mask and reason. Returns the targets it could not place.
+    // pending mask and reason. Returns the targets not on this router (an IRQ the router has
+    // but the grid shows no row for is not one: it goes with offGrid()).
     QStringList setPendingLayout(const Layout& layout);
+
+    // What `layout` holds beyond the grid's masks: rps_flow_cnt, rps_sock_flow_entries,
+    // coalescing, and IRQs this router has that the grid has no row for. These pending extras
+    // go with the masks into pendingLayout(), so apply and persist carry the whole layout.
+    Layout offGrid(const Layout& layout) const;
+    const Layout& extras() const { return m_extras; }
+    void setExtras(Layout extras);
 
 private:
     struct Row {
@@ -112,6 +121,7 @@ private:
     std::vector<double> m_load;
     std::map<std::uint32_t, double> m_irqRate; // interrupts per second, from the live view
     std::function<bool(int, const CpuMask&)> m_editHook;
+    Layout m_extras;
     int m_cpus = 0;
 };
 

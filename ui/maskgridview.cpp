@@ -1,5 +1,7 @@
 #include "ui/maskgridview.h"
 
+#include "core/layout/layout_json.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QContextMenuEvent>
@@ -19,14 +21,19 @@ namespace {
 class SetMasksCommand : public QUndoCommand {
 public:
     SetMasksCommand(MaskGridModel* model, std::map<int, CpuMask> before,
-                    std::map<int, CpuMask> after, const QString& text)
+                    std::map<int, CpuMask> after, const QString& text,
+                    std::optional<std::pair<Layout, Layout>> extras = std::nullopt)
         : QUndoCommand(text), m_model(model), m_before(std::move(before)),
-          m_after(std::move(after)) {}
+          m_after(std::move(after)), m_extras(std::move(extras)) {}
     void undo() override {
+        if (m_extras)
+            m_model->setExtras(m_extras->first);
         for (const auto& [row, mask] : m_before)
             m_model->setPending(row, mask);
     }
     void redo() override {
+        if (m_extras)
+            m_model->setExtras(m_extras->second);
         for (const auto& [row, mask] : m_after)
             m_model->setPending(row, mask);
     }
@@ -34,6 +41,7 @@ public:
 private:
     MaskGridModel* m_model;
     std::map<int, CpuMask> m_before, m_after;
+    std::optional<std::pair<Layout, Layout>> m_extras; // before, after
 };
 
 bool isCpuCell(const QModelIndex& i) {
@@ -113,7 +121,8 @@ MaskGridView::MaskGridView(MaskGridModel* model, QUndoStack* undo, QWidget* pare
     });
 }
 
-void MaskGridView::applyMasks(const std::map<int, CpuMask>& masks, const QString& what) {
+void MaskGridView::applyMasks(const std::map<int, CpuMask>& masks, const QString& what,
+                              std::optional<Layout> extras) {
     std::map<int, CpuMask> before, after;
     for (const auto& [row, mask] : masks) {
         const auto old = m_model->pending(row);
@@ -122,8 +131,12 @@ void MaskGridView::applyMasks(const std::map<int, CpuMask>& masks, const QString
         before.emplace(row, *old);
         after.emplace(row, mask);
     }
-    if (!after.empty())
-        m_undo->push(new SetMasksCommand(m_model, std::move(before), std::move(after), what));
+    std::optional<std::pair<Layout, Layout>> change;
+    if (extras && toJson(*extras) != toJson(m_model->extras()))
+        change.emplace(m_model->extras(), std::move(*extras));
+    if (!after.empty() || change)
+        m_undo->push(new SetMasksCommand(m_model, std::move(before), std::move(after), what,
+                                         std::move(change)));
 }
 
 void MaskGridView::paintCell(const QModelIndex& index) {

@@ -32,7 +32,10 @@ public:
     MaskGridModel* gridModel() const { return m_model; }
     QUndoStack* undoStack() const { return m_undo; }
     // Sets pending masks as one undoable step ("Recommend", a preset, a menu action).
-    void applyMasks(const std::map<int, CpuMask>& masks, const QString& what);
+    // One undoable step: these rows' masks and, when given, the model's extras (see
+    // MaskGridModel::offGrid).
+    void applyMasks(const std::map<int, CpuMask>& masks, const QString& what,
+                    std::optional<Layout> extras = std::nullopt);
 
 protected:
     void mousePressEvent(QMouseEvent* e) override;

@@ -129,6 +129,50 @@ TEST(MainWindow, RecommendShowsThePlanAsOneUndoableStep) {
     EXPECT_EQ(w.gridModel()->changedCount(), changed);
 }
 
+// What the grid has no cell for still goes to apply and persist: the IPQ4019 preset's flow
+// counts, rps_sock_flow_entries and its IRQs outside the network (bam_dma, xhci-hcd) travel
+// with the masks, undo and redo with them, and Discard drops them.
+TEST(MainWindow, ExtrasBeyondTheGridGoWithTheLayout) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "ipq4019-acrh17").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/ipq4019-acrh17-forwarding.json")));
+    EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("bam_dma")))
+        << w.statusBar()->currentMessage().toStdString();
+    auto has = [](const Layout& l, const std::string& action) {
+        return std::any_of(l.irqs.begin(), l.irqs.end(),
+                           [&](const IrqTarget& t) { return t.irq.action == action; });
+    };
+    const auto pending = w.gridModel()->pendingLayout();
+    EXPECT_TRUE(has(pending, "bam_dma"));
+    EXPECT_TRUE(has(pending, "xhci-hcd:usb1"));
+    EXPECT_EQ(pending.rpsSockFlowEntries, 1024u);
+    ASSERT_FALSE(pending.rx.empty());
+    EXPECT_TRUE(std::all_of(pending.rx.begin(), pending.rx.end(),
+                            [](const RxQueueTarget& t) { return t.rpsFlowCnt == 256u; }));
+    const int changed = w.gridModel()->changedCount();
+    // What apply would write includes them.
+    const auto writes = changedWrites(resolve(pending, *w.gridModel()->snapshot()));
+    EXPECT_TRUE(std::any_of(writes.begin(), writes.end(), [](const Write& x) {
+        return x.path == "proc/sys/net/core/rps_sock_flow_entries";
+    }));
+    EXPECT_EQ(static_cast<int>(writes.size()), changed);
+    w.undoStack()->undo();
+    EXPECT_TRUE(w.gridModel()->pendingLayout().empty());
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    w.undoStack()->redo();
+    EXPECT_EQ(w.gridModel()->changedCount(), changed);
+    EXPECT_EQ(w.gridModel()->pendingLayout().rpsSockFlowEntries, 1024u);
+    for (auto* a : w.menuBar()->actions())
+        if (a->menu())
+            for (auto* b : a->menu()->actions())
+                if (b->text() == QStringLiteral("&Discard pending changes"))
+                    b->trigger();
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    EXPECT_FALSE(w.gridModel()->pendingLayout().rpsSockFlowEntries);
+}
+
 // Built-in presets are in the Presets menu; one loads as one undoable step, and a preset made
 // on another board says so and lists what this router lacks.
 TEST(MainWindow, PresetsLoadAsPendingChanges) {
