@@ -642,6 +642,10 @@ bool MainWindow::loadPreset(const QString& path) {
         return false;
     }
     showPending(p->layout, QString::fromStdString(p->name));
+    if (!path.startsWith(QStringLiteral(":/"))) { // a file, not a built-in one
+        settings::addRecentPreset(path);
+        rebuildRecentPresets();
+    }
     const auto snap = m_grid->snapshot();
     if (snap && p->board != snap->system.boardName)
         statusBar()->showMessage(statusBar()->currentMessage() +

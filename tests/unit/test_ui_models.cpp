@@ -12,6 +12,7 @@
 #include "ui/logging.h"
 #include "ui/mainwindow.h"
 #include "ui/maskgridmodel.h"
+#include "ui/settings.h"
 #include "ui/snapshotmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -193,6 +194,13 @@ TEST(MainWindow, PresetsLoadAsPendingChanges) {
         w.statusBar()->currentMessage().contains(QStringLiteral("made on bananapi,bpi-r4")));
     EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("not on this router")));
     EXPECT_FALSE(w.loadPreset(QStringLiteral("/nonexistent.json")));
+    // A preset file opened goes to Presets > Recent; a built-in one does not.
+    QTemporaryDir tmp;
+    const auto copy = tmp.filePath(QStringLiteral("mine.json"));
+    ASSERT_TRUE(QFile::copy(QStringLiteral(":/presets/nanopi-r6s-option2a.json"), copy));
+    ASSERT_TRUE(w.loadPreset(copy));
+    EXPECT_EQ(settings::recentPresets().value(0), copy);
+    EXPECT_FALSE(settings::recentPresets().join(u',').contains(QStringLiteral(":/")));
     QStringList titles;
     for (auto* a : w.menuBar()->actions())
         titles << a->text();
