@@ -452,6 +452,8 @@ std::string outcomeLine(const ApplyOutcome& oc, int revertAfter) {
         l += ", " + std::to_string(oc.refused) + " refused by the kernel";
     if (oc.notApplicable)
         l += ", " + std::to_string(oc.notApplicable) + " not applicable";
+    if (oc.written + oc.refused == 0)
+        return l; // nothing was written: nothing to confirm either
     if (oc.confirmed)
         l += ", confirmed";
     else if (oc.pending)

@@ -2,6 +2,7 @@
 // and the largest seed boards (a 4-core IPQ4019 and a 96-CPU x86 server with 4 multiqueue NICs).
 #include "core/collect_local.h"
 #include "core/layout/apply.h"
+#include "core/layout/fleet.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 
@@ -68,8 +69,32 @@ void BM_PersistPlanAndScripts(benchmark::State& state, const char* name) {
     state.counters["script_bytes"] = static_cast<double>(bytes);
 }
 
+// export ansible: the playbook of a board's plan, its size and the raw commands it takes to
+// copy its scripts (pieces under dropbear's 9000-byte limit).
+void BM_ExportAnsible(benchmark::State& state, const char* name) {
+    const auto snap = board(name);
+    Preset p;
+    p.name = name;
+    p.board = snap.system.boardName;
+    p.layout = plan(snap);
+    std::size_t bytes = 0, pieces = 0;
+    for (auto _ : state) {
+        const auto y = makeAnsiblePlaybook(p, {}, nullptr);
+        bytes = y->size();
+        pieces = 0;
+        for (auto at = y->find("      - file: "); at != std::string::npos;
+             at = y->find("      - file: ", at + 1))
+            ++pieces;
+        benchmark::DoNotOptimize(y);
+    }
+    state.counters["playbook_bytes"] = static_cast<double>(bytes);
+    state.counters["copy_commands"] = static_cast<double>(pieces);
+}
+
 } // namespace
 
+BENCHMARK_CAPTURE(BM_ExportAnsible, ipq4019, "ipq4019-acrh17")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ExportAnsible, x86_96, "x86-server-96")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Plan, ipq4019, "ipq4019-acrh17")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Plan, x86_96, "x86-server-96")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Resolve, ipq4019, "ipq4019-acrh17")->Unit(benchmark::kMicrosecond);

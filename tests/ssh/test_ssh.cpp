@@ -892,6 +892,22 @@ TEST(SshFleet, AnsiblePlaybookTunesTwoRoutersOnceAndApplyTakesTheInventory) {
     EXPECT_EQ(sh(apply, &out), 2) << out;
     EXPECT_NE(out.find("gone         failed: "), std::string::npos) << out;
     EXPECT_NE(out.find("openwrt      nothing to change"), std::string::npos) << out;
+    // Several ssh:// targets on the command line, one at a time: here both servers reach the
+    // same root, so the first applies and the second finds nothing to change.
+    const auto third =
+        fs::path(CORESTEER_SOURCE_DIR) / "resources/presets/nanopi-r6s-option2b.json";
+    const std::string two = cli + " apply ssh://" + user + "@127.0.0.1:" + env("CS_SSHD_PORT") +
+                            " ssh://" + user + "@127.0.0.1:" + env("CS_DROPBEAR_PORT") +
+                            " --root '" + rootA.string() + "' '" + third.string() +
+                            "' --known-hosts '" + kh.string() + "' --identity '" + key +
+                            "' --parallel 1 < /dev/null";
+    EXPECT_LE(sh(two, &out), 1) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2) << out;
+    EXPECT_NE(out.find("@127.0.0.1:" + env("CS_SSHD_PORT") + "  applied "), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("@127.0.0.1:" + env("CS_DROPBEAR_PORT") + "  nothing to change"),
+              std::string::npos)
+        << out;
 }
 
 int main(int argc, char** argv) {

@@ -1,6 +1,7 @@
 // The desktop app against a real OpenSSH sshd and a real dropbear on 127.0.0.1, clicked as a
 // user would: edit the grid, recommend, apply, keep or let it revert, make persistent; a changed
 // host key; a router that never answers, and the Cancel button.
+#include "../unit/live_ticks.h"
 #include "core/collect_local.h"
 #include "core/live/demoload.h"
 #include "core/live/recording.h"
@@ -289,7 +290,7 @@ TEST_P(UiSsh, RecordsABufferbloatTestBeforeAndAfterApply) {
     const bool docs = GetParam() == Server::OpenSsh;
 
     auto record = [&](const fs::path& file, const char* screenshot) {
-        QSignalSpy live(m_window.connection(), &Connection::live);
+        test::LiveTicks live(m_window.connection());
         ASSERT_TRUE(panel->testButton()->isEnabled());
         QTest::mouseClick(panel->testButton(), Qt::LeftButton); // Start recording
         ASSERT_TRUE(panel->testRunning());
@@ -415,18 +416,16 @@ TEST_P(UiSsh, LiveViewReconnectsAfterTheSessionDies) {
         }
     });
     connectAndShow();
-    QSignalSpy live(m_window.connection(), &Connection::live);
+    test::LiveTicks live(m_window.connection());
     QSignalSpy problem(m_window.connection(), &Connection::liveProblem);
-    while (live.count() < 3)
-        ASSERT_TRUE(live.wait(5000));
+    ASSERT_TRUE(live.waitFor(3, 20000));
     const auto victims = samplerAndSession(m_root);
     ASSERT_EQ(victims.size(), 2u) << "the sampler and its session";
     for (auto p : victims)
         ::kill(p, SIGKILL);
     ASSERT_TRUE(problem.wait(5000)) << "the break was not reported";
     live.clear();
-    while (live.count() < 3)
-        ASSERT_TRUE(live.wait(10000)) << "no samples after the break";
+    ASSERT_TRUE(live.waitFor(3, 30000)) << "no samples after the break";
     stop = true;
     clock.join();
     const auto* h = m_window.livePanel()->history();

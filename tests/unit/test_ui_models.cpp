@@ -3,6 +3,7 @@
 #include "board_expect.h"
 #include "core/capture.h"
 #include "core/collect_local.h"
+#include "live_ticks.h"
 #include "ui/applydialog.h"
 #include "ui/comparedialog.h"
 #include "ui/coremodel.h"
@@ -316,8 +317,8 @@ TEST(MainWindow, OpensACaptureReadOnly) {
     EXPECT_EQ(w.gridModel()->snapshot()->system.boardName, "friendlyarm,nanopi-r4s");
     EXPECT_TRUE(w.connection()->spec().replay);
     EXPECT_FALSE(w.applyAction()->isEnabled());
-    QSignalSpy live(w.connection(), &Connection::live);
-    EXPECT_FALSE(live.wait(1500));
+    test::LiveTicks live(w.connection());
+    EXPECT_FALSE(live.waitNext(1500));
     const auto bad = dir / "not.capture";
     std::ofstream(bad) << "hello\n";
     EXPECT_FALSE(w.openCapture(QString::fromStdString(bad.string())));
@@ -332,11 +333,10 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
     QSignalSpy shown(&w, &MainWindow::snapshotShown);
     w.openDemo();
     ASSERT_TRUE(shown.wait(10000));
-    QSignalSpy live(w.connection(), &Connection::live);
-    while (live.count() < 5)
-        ASSERT_TRUE(live.wait(5000)) << w.liveText().toStdString();
+    test::LiveTicks live(w.connection());
+    ASSERT_TRUE(live.waitFor(5, 20000)) << w.liveText().toStdString();
     auto hottest = [&] {
-        const auto rates = live.last().at(1).value<RatesPtr>();
+        const auto rates = live.last();
         const CoreLoad* hot = nullptr;
         for (const auto& c : rates->cores)
             if (!hot || c.busy() > hot->busy())
@@ -365,8 +365,7 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
     w.resize(1280, 860);
     w.show();
     live.clear();
-    while (live.count() < 3)
-        ASSERT_TRUE(live.wait(5000));
+    ASSERT_TRUE(live.waitFor(3, 20000));
     std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
     ASSERT_TRUE(w.grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-live-recommend.png")));
     auto* d = w.openApplyDialog();
@@ -386,9 +385,8 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
     ASSERT_EQ(static_cast<int>(d->stage()), static_cast<int>(ApplyDialog::Stage::Kept));
     d->close();
     live.clear();
-    while (live.count() < 5)
-        ASSERT_TRUE(live.wait(5000));
-    const auto rates = live.last().at(1).value<RatesPtr>();
+    ASSERT_TRUE(live.waitFor(5, 20000));
+    const auto rates = live.last();
     double bigSoftirq = 0;
     for (const auto& c : rates->cores)
         if (c.cpu >= 4)
@@ -408,9 +406,8 @@ TEST(LivePanel, ChartsHeatmapAndTablesFollowTheDemo) {
     ASSERT_TRUE(tabs);
     tabs->setCurrentWidget(panel);
     w.show();
-    QSignalSpy live(w.connection(), &Connection::live);
-    while (live.count() < 12)
-        ASSERT_TRUE(live.wait(5000));
+    test::LiveTicks live(w.connection());
+    ASSERT_TRUE(live.waitFor(12, 20000));
     QTest::qWait(50);
     ASSERT_TRUE(panel->history());
     EXPECT_GE(panel->history()->size(), 12u);
@@ -496,11 +493,10 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
         QString error;
         EXPECT_FALSE(panel->saveRecording(file, &error)); // nothing recorded yet
         EXPECT_FALSE(error.isEmpty());
-        QSignalSpy live(w.connection(), &Connection::live);
+        test::LiveTicks live(w.connection());
         panel->testButton()->click(); // Start recording
         EXPECT_TRUE(panel->testRunning());
-        while (live.count() < 20)
-            ASSERT_TRUE(live.wait(5000));
+        ASSERT_TRUE(live.waitFor(20, 20000));
         QTest::qWait(20);
         EXPECT_GE(panel->recordedTicks(), 20u);
         QSignalSpy finished(panel, &LivePanel::recordingFinished);
