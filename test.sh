@@ -2,7 +2,7 @@
 # Builds coresteer and runs every test:
 #   1. the dev build (gcc, -Werror) and its tests,
 #   2. the asan build (clang, ASan + UBSan) and the same tests under the sanitizers,
-#   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 60) under ASan + UBSan,
+#   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 30) under ASan + UBSan,
 #   4. the benchmarks, which print their figures: the /proc/interrupts parser, and a snapshot
 #      over SSH against `ssh true` on the test sshd and dropbear.
 # The SSH tests start a real OpenSSH sshd and dropbear on 127.0.0.1 (tests/ssh/servers.sh) and
@@ -46,8 +46,8 @@ for preset in dev asan; do
     count_ctest "$log"
 done
 
-stage "fuzzing: ${CORESTEER_FUZZ_SECONDS:-60} s per target"
-if scripts/fuzz.sh "${CORESTEER_FUZZ_SECONDS:-60}" > build/asan/fuzz.log 2>&1; then :; fi
+stage "fuzzing: ${CORESTEER_FUZZ_SECONDS:-30} s per target"
+if scripts/fuzz.sh "${CORESTEER_FUZZ_SECONDS:-30}" > build/asan/fuzz.log 2>&1; then :; fi
 cat build/asan/fuzz.log | grep -E '^fuzz_' || true
 passed=$((passed + $(grep -c '^fuzz_.*: ok' build/asan/fuzz.log || true)))
 failed=$((failed + $(grep -c '^fuzz_.*: FAILED' build/asan/fuzz.log || true)))
