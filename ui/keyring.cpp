@@ -1,7 +1,6 @@
 #include "ui/keyring.h"
 
 #include <QEventLoop>
-#include <QLoggingCategory>
 
 #include <qt6keychain/keychain.h>
 

@@ -297,6 +297,19 @@ void MainWindow::updateActions() {
 
 namespace {
 
+// A capture file (or the built-in demo's); nullopt with *error "<file>: why".
+std::optional<FileBundle> readCaptureFile(const QString& file, std::string* error) {
+    QFile in(file);
+    std::optional<FileBundle> bundle;
+    if (!in.open(QIODevice::ReadOnly))
+        *error = "cannot be read";
+    else
+        bundle = readCapture(in.readAll().toStdString(), error);
+    if (!bundle)
+        *error = file.toStdString() + ": " + *error;
+    return bundle;
+}
+
 // A recording from a file or from the built-in samples (":/recordings/...").
 std::optional<Recording> readRecordingFile(const QString& file, std::string* error) {
     QFile in(file);
@@ -345,14 +358,10 @@ bool MainWindow::openRecording(const QString& file, double speed) {
 }
 
 bool MainWindow::openCapture(const QString& file) {
-    QFile in(file);
-    std::string error = "cannot be read";
-    std::optional<FileBundle> bundle;
-    if (in.open(QIODevice::ReadOnly))
-        bundle = readCapture(in.readAll().toStdString(), &error);
+    std::string error;
+    const auto bundle = readCaptureFile(file, &error);
     if (!bundle) {
-        showFailure(0, QStringLiteral("open"),
-                    QString::fromStdString(file.toStdString() + ": " + error), false);
+        showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
         return false;
     }
     Connection::Spec spec;
@@ -521,11 +530,8 @@ void MainWindow::cancel() {
 }
 
 void MainWindow::openDemo() {
-    QFile in(QStringLiteral(":/demo/nanopi-r6s.capture"));
-    std::string error = "the demo is not built in";
-    std::optional<FileBundle> bundle;
-    if (in.open(QIODevice::ReadOnly))
-        bundle = readCapture(in.readAll().toStdString(), &error);
+    std::string error;
+    const auto bundle = readCaptureFile(QStringLiteral(":/demo/nanopi-r6s.capture"), &error);
     if (!bundle) {
         showFailure(0, QStringLiteral("demo"), QString::fromStdString(error), false);
         return;

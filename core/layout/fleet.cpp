@@ -61,18 +61,8 @@ RouterScriptContext fleetContext(const Layout& l, const Preset& preset) {
     c.board = text::printable(preset.board, 128);
     c.compactLayout = true;
     c.maskWidth = 1; // each mask as wide as its highest CPU: the kernel takes short masks
-    if (l.irqs.empty()) {
-        std::vector<std::string> names;
-        for (const auto& t : l.rx)
-            names.push_back(t.interface);
-        for (const auto& t : l.tx)
-            names.push_back(t.interface);
-        for (const auto& t : l.interfaces)
-            names.push_back(t.interface);
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-        c.covered = names;
-    }
+    if (l.irqs.empty())
+        c.covered = queueInterfaces(l);
     return c;
 }
 

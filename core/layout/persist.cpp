@@ -272,12 +272,8 @@ std::vector<std::string> coveredInterfaces(const Layout& l, const Snapshot& snap
                 for (const auto& n : info->interfaces)
                     if (validInterfaceName(n))
                         s.insert(n);
-    for (const auto& t : l.rx)
-        s.insert(t.interface);
-    for (const auto& t : l.tx)
-        s.insert(t.interface);
-    for (const auto& t : l.interfaces)
-        s.insert(t.interface);
+    for (const auto& n : queueInterfaces(l))
+        s.insert(n);
     return {s.begin(), s.end()};
 }
 
@@ -319,6 +315,17 @@ std::string persistedLayoutJson(const Layout& layout, bool compact) {
     for (auto& t : l.interfaces)
         t.why.clear();
     return toJson(l).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::vector<std::string> queueInterfaces(const Layout& l) {
+    std::set<std::string> s;
+    for (const auto& t : l.rx)
+        s.insert(t.interface);
+    for (const auto& t : l.tx)
+        s.insert(t.interface);
+    for (const auto& t : l.interfaces)
+        s.insert(t.interface);
+    return {s.begin(), s.end()};
 }
 
 RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot& snap) {

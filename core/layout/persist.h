@@ -87,6 +87,8 @@ struct RouterScriptContext {
 // The /etc/coresteer/layout.json a persist writes.
 std::string persistedLayoutJson(const Layout& layout, bool compact);
 RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot& snap);
+// The interfaces of a layout's queue and interface targets, sorted, each once.
+std::vector<std::string> queueInterfaces(const Layout& layout);
 
 // The files that persist a layout (already checked against the router) for one flavor:
 // plan.files, plan.sysupgradeLines and plan.actions; `packetSteeringOverride`: install OpenWrt's

@@ -109,7 +109,6 @@ config globals 'globals'
 
 config interface 'wg0'
 	option private_key 'WG-PRIVATE-KEY='
-	list addresses '10.0.0.1/24'
 )";
     const auto bundle = collectLocal(root);
     const auto* kept = bundle.file("etc/config/network");

@@ -24,17 +24,17 @@ std::string failure(const std::string& text, const std::string& group = "") {
 TEST(Inventory, AnsibleIniHostsBecomeTargets) {
     const auto hosts = read(R"(# routers
 plain
-r6s ansible_host=192.0.2.10 ansible_user=root
-r4s ansible_host=2001:db8::4 ansible_port=2222 coresteer_root="/srv/fixture one" # a comment
-ssh://admin@192.0.2.12:22
+r6s ansible_host=127.0.0.10 ansible_user=root
+r4s ansible_host=::1 ansible_port=2222 coresteer_root="/srv/fixture one" # a comment
+ssh://admin@127.0.0.12:22
 named ansible_user=op ansible_ssh_private_key_file=~/.ssh/fleet
 )");
     ASSERT_EQ(hosts.size(), 5u);
     EXPECT_EQ(hosts[0].target, "plain"); // an ssh_config alias, as ssh would take it
-    EXPECT_EQ(hosts[1].target, "ssh://root@192.0.2.10");
-    EXPECT_EQ(hosts[2].target, "ssh://[2001:db8::4]:2222");
+    EXPECT_EQ(hosts[1].target, "ssh://root@127.0.0.10");
+    EXPECT_EQ(hosts[2].target, "ssh://[::1]:2222");
     EXPECT_EQ(hosts[2].root, "/srv/fixture one");
-    EXPECT_EQ(hosts[3].target, "ssh://admin@192.0.2.12:22");
+    EXPECT_EQ(hosts[3].target, "ssh://admin@127.0.0.12:22");
     EXPECT_EQ(hosts[4].target, "ssh://op@named");
     EXPECT_EQ(hosts[4].identity, "~/.ssh/fleet");
 }
@@ -45,8 +45,8 @@ ansible_user=everyone
 ansible_port=22
 
 [edge]
-e1 ansible_host=192.0.2.1
-e2 ansible_host=192.0.2.2 ansible_user=me
+e1 ansible_host=127.0.0.21
+e2 ansible_host=127.0.0.22 ansible_user=me
 
 [edge:vars]
 ansible_port=2200
@@ -59,8 +59,8 @@ edge
 )";
     const auto all = read(text);
     ASSERT_EQ(all.size(), 3u);
-    EXPECT_EQ(all[0].target, "ssh://everyone@192.0.2.1:2200"); // the group's port beats all:vars
-    EXPECT_EQ(all[1].target, "ssh://me@192.0.2.2:2200");       // the host's user beats both
+    EXPECT_EQ(all[0].target, "ssh://everyone@127.0.0.21:2200"); // the group's port beats all:vars
+    EXPECT_EQ(all[1].target, "ssh://me@127.0.0.22:2200");       // the host's user beats both
     EXPECT_EQ(all[2].target, "ssh://everyone@c1:22");
     const auto sites = read(text, "sites");
     ASSERT_EQ(sites.size(), 2u);
