@@ -31,7 +31,7 @@ count_ctest() {
     failed=$((failed + f))
 }
 
-stage() { printf '\n=== %s\n' "$*"; }
+stage() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 for preset in dev asan; do
     stage "build: $preset"
@@ -69,6 +69,6 @@ tests/bench/persist_hotplug.sh build/dev 21 || failed=$((failed + 1))
 tests/bench/ssh_snapshot.sh build/dev 11 || failed=$((failed + 1))
 tests/bench/sampler_cost.sh build/dev || failed=$((failed + 1))
 
-echo
+stage "done"
 echo "coresteer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
