@@ -9,99 +9,131 @@ namespace coresteer {
 
 namespace {
 
+// The router's side of the live view: one awk for the whole session, one tick per line on its
+// stdin. What it costs the router per tick is what it does per line of the files, and BusyBox
+// awk (OpenWrt's) is about ten times slower per operation than mawk, so:
+//  - a line that is there again unchanged costs one lookup: L?[line] = its key, one array per
+//    file, for the lines of the last tick that carry a key; K[key] = its line now;
+//  - a changed line is sent whole. Sending only its changed fields meant splitting it and its
+//    last text and comparing them field by field: with half of the R6S's lines changing each
+//    tick that cost BusyBox awk 1.8 ms a tick against 0.55 ms for whole lines, for 2.4 KB
+//    instead of 0.9 KB, which costs sshd far less than the difference
+//    (tests/bench/sampler_cost.sh measures the sampler under both awks);
+//  - a key can only have gone when a new one came or the count of keyed lines changed: only
+//    then are the files read a second time, for their keys alone, and each key gone is sent
+//    as "-key".
+// The C++ SampleEncoder (recordings) keeps the same lines under the same keys, and sends the
+// fields that changed: there a file's size matters and the CPU is this machine's.
 // No single quote in here: the program goes to the router inside one (shellQuote).
 constexpr const char* kAwk = R"AWK(
-function mark(key) {
-    if (!(key in seen)) {
-        seen[key] = 1
-        ns++
-    }
-}
-function upd(key, line,    n, m, f, g, i, out) {
-    mark(key)
-    if (key in raw) {
-        if (raw[key] == line) return
-        m = split(raw[key], g, " ")
-    } else {
-        m = -1
-        nraw++
-    }
-    raw[key] = line
-    n = split(line, f, " ")
-    if (n != m) {
-        o = o "+" key "\t" line "\n"
-        return
-    }
-    out = ""
-    for (i = 1; i <= n; i++)
-        if (f[i] "" != g[i] "") out = out " " i ":" f[i]
-    if (out != "") o = o "=" key "\t" substr(out, 2) "\n"
+function upd(L, k, line, text) {
+    if (k in K) delete L[K[k]]
+    else fresh = 1
+    K[k] = line
+    L[line] = k
+    o = o "+" k "\t" text "\n"
 }
 function lead(s) {
     while (substr(s, 1, 1) == " ") s = substr(s, 2)
     return s
 }
-function rd(src, file,    line, k, c, no, p, net) {
+function key(s, line, no,    k, c) {
+    if (s == "s") return substr(line, 1, 3) == "cpu" ? "s:" substr(line, 1, index(line, " ") - 1) : "."
+    if (no == 1 && (s == "q" || s == "i")) return s ":H"
+    if (s == "i") {
+        k = lead(substr(line, 1, index(line, ":")))
+        return index("0123456789", substr(k, 1, 1)) ? "i:" k : "."
+    }
+    if (s == "q") {
+        k = lead(substr(line, 1, index(line, ":")))
+        return (k == "NET_RX:" || k == "NET_TX:") ? "q:" k : ""
+    }
+    if (no <= 2) return ""
+    c = index(line, ":")
+    if (c == 0) return ""
+    k = lead(substr(line, 1, c - 1))
+    return (k == "" || index(k, " ") || index(k, "|")) ? "" : "n:" k
+}
+function rds(f,    line, k) {
+    while ((getline line < f) > 0) {
+        if (line in LS) { nk++; continue }
+        k = key("s", line, 0)
+        if (k == ".") break
+        nk++
+        upd(LS, k, line, line)
+    }
+    close(f)
+}
+function rdq(f,    line, no, net, k) {
     no = 0
     net = 0
-    while ((getline line < file) > 0) {
-        no++
-        # Only the lines wanted are read: the cpu lines lead /proc/stat, numbered IRQs come
-        # before the architecture's rows in /proc/interrupts, NET_TX and NET_RX are two rows.
-        if (src == "s" && substr(line, 1, 3) != "cpu") break
-        if (src == "q" && net == 2) break
-        # A line as it was at this place last tick has the same key and nothing to send.
-        p = src no
-        if ((p in pl) && pl[p] == line) {
-            if (pk[p] != "") {
-                mark(pk[p])
-                if (src == "q" && no > 1) net++
-            } else if (src == "i" && no > 1) break
+    while (net < 2 && (getline line < f) > 0) {
+        if (line in LQ) {
+            nk++
+            if (++no > 1) net++
             continue
         }
-        pl[p] = line
-        k = ""
-        if (src == "s") {
-            k = "s:" substr(line, 1, index(line, " ") - 1)
-            upd(k, line)
-        } else if (no == 1 && (src == "q" || src == "i")) {
-            k = src ":H"
-            upd(k, line)
-        } else if (src == "i") {
-            c = index(line, ":")
-            k = lead(substr(line, 1, c))
-            if (index("0123456789", substr(k, 1, 1)) == 0) {
-                pk[p] = ""
-                break
-            }
-            k = "i:" k
-            upd(k, line)
-        } else if (src == "q") {
-            k = lead(substr(line, 1, index(line, ":")))
-            if (k == "NET_RX:" || k == "NET_TX:") {
-                k = "q:" k
-                upd(k, line)
-                net++
-            } else k = ""
-        } else if (src == "n" && no > 2) {
-            c = index(line, ":")
-            if (c > 0) {
-                k = lead(substr(line, 1, c - 1))
-                if (k != "" && index(k, " ") == 0 && index(k, "|") == 0) {
-                    upd("n:" k, k ": " substr(line, c + 1))
-                    k = "n:" k
-                } else k = ""
-            }
-        }
-        pk[p] = k
+        k = key("q", line, ++no)
+        if (k == "") continue
+        nk++
+        if (no > 1) net++
+        upd(LQ, k, line, line)
     }
-    close(file)
+    close(f)
+}
+function rdi(f,    line, no, k) {
+    no = 0
+    while ((getline line < f) > 0) {
+        no++
+        if (line in LI) { nk++; continue }
+        k = key("i", line, no)
+        if (k == ".") break
+        nk++
+        upd(LI, k, line, line)
+    }
+    close(f)
+}
+function rdn(f,    line, no, k) {
+    no = 0
+    while ((getline line < f) > 0) {
+        no++
+        if (line in LN) { nk++; continue }
+        k = key("n", line, no)
+        if (k == "") continue
+        nk++
+        upd(LN, k, line, substr(k, 3) ": " substr(line, index(line, ":") + 1))
+    }
+    close(f)
+}
+# The keys of a file now (a second read, only when a key may have gone).
+function keys(s, f,    line, no, k) {
+    no = 0
+    while ((getline line < f) > 0) {
+        k = key(s, line, ++no)
+        if (k == ".") break
+        if (k != "") seen[k] = 1
+    }
+    close(f)
+}
+function gone(    k, s) {
+    split("", seen)
+    keys("s", R "/proc/stat")
+    keys("q", R "/proc/softirqs")
+    keys("i", R "/proc/interrupts")
+    keys("n", R "/proc/net/dev")
+    for (k in K)
+        if (!(k in seen)) {
+            s = substr(k, 1, 1)
+            if (s == "s") delete LS[K[k]]
+            else if (s == "q") delete LQ[K[k]]
+            else if (s == "i") delete LI[K[k]]
+            else delete LN[K[k]]
+            delete K[k]
+            o = o "-" k "\n"
+        }
 }
 BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
 {
-    split("", seen)
-    ns = 0
-    up = ""
     f = R "/proc/uptime"
     if ((getline up < f) <= 0) {
         printf "X %s\n", f
@@ -111,19 +143,15 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
     close(f)
     split(up, u, " ")
     o = "T " u[1] "\n"
-    rd("s", R "/proc/stat")
-    rd("q", R "/proc/softirqs")
-    rd("i", R "/proc/interrupts")
-    rd("n", R "/proc/net/dev")
-    if (ns != nraw)
-        for (k in raw)
-            if (!(k in seen)) {
-                delete raw[k]
-                nraw--
-                o = o "-" k "\n"
-            }
-    # One write for the whole tick, so one SSH packet: a write per line would cost the sshd on
-    # the router a packet (with its encryption and syscalls) per line.
+    fresh = 0
+    nk = 0
+    rds(R "/proc/stat")
+    rdq(R "/proc/softirqs")
+    rdi(R "/proc/interrupts")
+    rdn(R "/proc/net/dev")
+    if (fresh || nk != lastnk) gone()
+    lastnk = nk
+    # One write for the whole tick, so one SSH packet.
     printf "%s", o "E\n"
     fflush()
 }

@@ -2,11 +2,17 @@
 # What watching costs the router: the CPU time of the whole server-side SSH session (the sshd or
 # dropbear process for the connection and everything it runs), over 15 s of steady state with
 # the connect excluded, for
-#   - coresteer-cli monitor at 10 Hz (one awk over one channel, only changed fields sent),
+#   - coresteer-cli monitor at 10 Hz (one awk over one channel, only changed lines sent), with
+#     the mawk it prefers where there is one (Debian, most x86 routers),
+#   - the same sampler command under BusyBox awk, as OpenWrt runs it (a PATH where `awk` is
+#     BusyBox and there is no mawk), paced at 10 Hz by lines from the client as the monitor does,
 #   - htop -d 1 over ssh -tt (htop refreshing 10 times a second: what people watch with today),
 #   - a tick that carries nothing: a line sent every 100 ms to a remote `cat` (the transport floor),
 # on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. Target: the
-# monitor at most 0.2 x htop. Prints the three figures and the monitor's bytes per sample.
+# monitor at most 0.2 x htop, under either awk. Prints the figures and the bytes per sample.
+# The servers (and so every session) run on CPU 0 and the clients on CPU 1, where there are two:
+# a router and the machine watching it are two machines, and a client that decodes and rates
+# each tick on the server's core would be counted in the server's cache misses.
 #   tests/bench/sampler_cost.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,9 +27,21 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$dir/env"
+# The sampler's command with BusyBox as the only awk (in a directory the test user can read).
+bb=$dir/busybox-awk
+mkdir -p "$bb"
+ln -sf "$(command -v busybox)" "$bb/awk"
+chmod 755 "$dir" "$bb"
+printf 'PATH=%s; %s\n' "$bb" "$("$PWD/$build/tests/bench/sampler_command" /)" > "$dir/sampler.cmd"
 kh=$dir/bench_known_hosts
 rm -f "$kh"
 hz=$(getconf CLK_TCK)
+client_cpu=
+if [ "$(nproc)" -ge 2 ]; then
+    taskset -p -c 0 "$(cat "$dir/sshd.pid")" >/dev/null
+    taskset -p -c 0 "$(cat "$dir/dropbear.pid")" >/dev/null
+    client_cpu="taskset -c 1"
+fi
 steady=15
 
 # CPU time in microseconds of a process and all its descendants: the scheduler's own count for
@@ -66,7 +84,7 @@ measure() {
     local master=$1; shift
     local before session t0 t1
     before=$(pgrep -P "$master" | tr '\n' ' ' || true)
-    "$@" &
+    $client_cpu "$@" &
     pids+=($!)
     local wl=$!
     sleep 3 # connected, and past the first tick
@@ -89,7 +107,8 @@ measure() {
 }
 
 echo "server-side CPU of one SSH session, % of one core, over ${steady} s (connect excluded):"
-printf '%-9s %10s %10s %10s %8s %14s\n' server monitor htop floor ratio bytes/sample
+printf '%-9s %9s %9s %9s %9s %9s %9s %13s\n' server mawk busybox htop floor ratio ratio-bb \
+    bytes/sample
 for server in sshd dropbear; do
     port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
     if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
@@ -101,6 +120,9 @@ for server in sshd dropbear; do
               -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
     mon=$(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
         --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null 2> '$dir/monitor.err'")
+    # (The sampler's own count of bytes is the monitor's; BusyBox's output is the same records.)
+    monbb=$(measure "$master" sh -c "while sleep 0.1; do echo; done | exec ssh ${ssh_opts[*]} \
+        \"\$(cat '$dir/sampler.cmd')\" > /dev/null 2>&1")
     htop=$(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
         'TERM=xterm htop -d 1' > /dev/null 2>&1")
     floor=$(measure "$master" sh -c "while sleep 0.1; do echo; done | exec ssh ${ssh_opts[*]} \
@@ -110,6 +132,8 @@ for server in sshd dropbear; do
     read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
     per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
     ratio=$(awk -v m="$mon" -v h="$htop" 'BEGIN { printf "%.2f", (h > 0 ? m / h : 0) }')
-    printf '%-9s %9s%% %9s%% %9s%% %8s %14s\n' "$server" "$mon" "$htop" "$floor" "$ratio" "$per"
+    ratiobb=$(awk -v m="$monbb" -v h="$htop" 'BEGIN { printf "%.2f", (h > 0 ? m / h : 0) }')
+    printf '%-9s %8s%% %8s%% %8s%% %8s%% %9s %9s %13s\n' "$server" "$mon" "$monbb" "$htop" \
+        "$floor" "$ratio" "$ratiobb" "$per"
 done
 echo "(ratio = monitor / htop; target <= 0.2)"
