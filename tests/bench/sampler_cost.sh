@@ -84,7 +84,7 @@ measure() {
     local master=$1; shift
     local before session t0 t1
     before=$(pgrep -P "$master" | tr '\n' ' ' || true)
-    $client_cpu "$@" &
+    $client_cpu "$@" 2>/dev/null &
     pids+=($!)
     local wl=$!
     sleep 3 # connected, and past the first tick
