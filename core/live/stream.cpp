@@ -54,16 +54,6 @@ function key(s, line, no,    k, c) {
     k = lead(substr(line, 1, c - 1))
     return (k == "" || index(k, " ") || index(k, "|")) ? "" : "n:" k
 }
-function rds(f,    line, k) {
-    while ((getline line < f) > 0) {
-        if (line in LS) { nk++; continue }
-        k = key("s", line, 0)
-        if (k == ".") break
-        nk++
-        upd(LS, k, line, line)
-    }
-    close(f)
-}
 function rdq(f,    line, no, net, k) {
     no = 0
     net = 0
@@ -81,27 +71,17 @@ function rdq(f,    line, no, net, k) {
     }
     close(f)
 }
-function rdi(f,    line, no, k) {
+# /proc/stat (s), /proc/interrupts (i), /proc/net/dev (n): a key per line up to the first "."
+function rd(L, s, f,    line, no, k) {
     no = 0
     while ((getline line < f) > 0) {
         no++
-        if (line in LI) { nk++; continue }
-        k = key("i", line, no)
+        if (line in L) { nk++; continue }
+        k = key(s, line, no)
         if (k == ".") break
-        nk++
-        upd(LI, k, line, line)
-    }
-    close(f)
-}
-function rdn(f,    line, no, k) {
-    no = 0
-    while ((getline line < f) > 0) {
-        no++
-        if (line in LN) { nk++; continue }
-        k = key("n", line, no)
         if (k == "") continue
         nk++
-        upd(LN, k, line, substr(k, 3) ": " substr(line, index(line, ":") + 1))
+        upd(L, k, line, s == "n" ? substr(k, 3) ": " substr(line, index(line, ":") + 1) : line)
     }
     close(f)
 }
@@ -145,10 +125,10 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
     o = "T " u[1] "\n"
     fresh = 0
     nk = 0
-    rds(R "/proc/stat")
+    rd(LS, "s", R "/proc/stat")
     rdq(R "/proc/softirqs")
-    rdi(R "/proc/interrupts")
-    rdn(R "/proc/net/dev")
+    rd(LI, "i", R "/proc/interrupts")
+    rd(LN, "n", R "/proc/net/dev")
     if (fresh || nk != lastnk) gone()
     lastnk = nk
     # One write for the whole tick, so one SSH packet.

@@ -11,8 +11,8 @@
 # on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. Target: the
 # monitor at most 0.2 x htop, under either awk. Prints the figures and the bytes per sample.
 # The servers (and so every session) run on CPU 0 and the clients on CPU 1, where there are two:
-# a router and the machine watching it are two machines, and a client that decodes and rates
-# each tick on the server's core would be counted in the server's cache misses.
+# a router and the machine watching it are two machines, and the client's work (decoding and
+# rating each tick) must not slow the server by sharing its core.
 #   tests/bench/sampler_cost.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
