@@ -22,7 +22,7 @@ seed procstat $boards/*/proc/stat
 seed softirqs $boards/*/proc/softirqs
 seed netdev $boards/*/proc/net/dev
 seed cpumask $boards/*/proc/irq/*/smp_affinity $boards/*/sys/devices/system/cpu/online
-mkdir -p "$corpus/snapshot" "$corpus/recording"
+mkdir -p "$corpus/snapshot" "$corpus/recording" "$corpus/sampler"
 
 run_one() {
     local t=$1 log=$build/fuzz-$1.log

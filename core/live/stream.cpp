@@ -10,20 +10,25 @@ namespace coresteer {
 namespace {
 
 // The router's side of the live view: one awk for the whole session, one tick per line on its
-// stdin. What it costs the router per tick is what it does per line of the files, and BusyBox
-// awk (OpenWrt's) is about ten times slower per operation than mawk, so:
-//  - a line that is there again unchanged costs one lookup: L?[line] = its key, one array per
-//    file, for the lines of the last tick that carry a key; K[key] = its line now;
-//  - a changed line is sent whole. Sending only its changed fields meant splitting it and its
-//    last text and comparing them field by field: with half of the R6S's lines changing each
-//    tick that cost BusyBox awk 1.8 ms a tick against 0.55 ms for whole lines, for 2.4 KB
-//    instead of 0.9 KB, which costs sshd far less than the difference
-//    (tests/bench/sampler_cost.sh measures the sampler under both awks);
-//  - a key can only have gone when a new one came or the count of keyed lines changed: only
-//    then are the files read a second time, for their keys alone, and each key gone is sent
-//    as "-key".
-// The C++ SampleEncoder (recordings) keeps the same lines under the same keys, and sends the
-// fields that changed: there a file's size matters and the CPU is this machine's.
+// stdin. What a tick costs the router (tests/bench/sampler_cost.sh) is the kernel making the
+// five files, sshd sending the result (about 17 us a kilobyte more, over loopback here), and
+// the awk's own work, where BusyBox awk (OpenWrt's) pays about 2000 instructions for every
+// operation it runs, ten times mawk; looking at one line costs it 6 to 12 thousand. So:
+//  - under an awk that honours RS (BusyBox, gawk), each file is read whole as one record (RS a
+//    byte the files never hold: one getline a file, not one a line), cut with index() and
+//    substr() to what the views use (/proc/stat up to its intr line, /proc/softirqs up to the
+//    end of NET_RX), and sent whole when it is not what it was last tick, framed by its
+//    length: "F<source> <bytes>" and the bytes. Per tick that is a few operations a file;
+//  - a file longer than CORESTEER_WHOLE bytes (a server with dozens of cores) goes by its lines
+//    from then on, because there the bytes cost more than the work; and so does every file
+//    under mawk -W interactive, which reads files by lines whatever RS is (found out at the
+//    start) and whose work per line is cheap. "F<source> 0" first, then: a line that is there
+//    again unchanged costs one lookup, L?[line] = its key, one array per file, K[key] = its
+//    line now; a changed or new line is sent whole, as "+key<tab>line"; a key can only have
+//    gone when a new one came or the count of keyed lines changed, and only then are the keys
+//    worked out for every line, each key gone sent as "-key".
+// The C++ SampleEncoder (recordings) keeps the lines under the same keys, and sends the fields
+// that changed: there a file's size matters and the CPU is this machine's.
 // No single quote in here: the program goes to the router inside one (shellQuote).
 constexpr const char* kAwk = R"AWK(
 function upd(L, k, line, text) {
@@ -46,7 +51,8 @@ function key(s, line, no,    k, c) {
     }
     if (s == "q") {
         k = lead(substr(line, 1, index(line, ":")))
-        return (k == "NET_RX:" || k == "NET_TX:") ? "q:" k : ""
+        # (BLOCK follows NET_RX in every kernel: nothing after it is needed)
+        return (k == "NET_RX:" || k == "NET_TX:") ? "q:" k : k == "BLOCK:" ? "." : ""
     }
     if (no <= 2) return ""
     c = index(line, ":")
@@ -54,26 +60,12 @@ function key(s, line, no,    k, c) {
     k = lead(substr(line, 1, c - 1))
     return (k == "" || index(k, " ") || index(k, "|")) ? "" : "n:" k
 }
-function rdq(f,    line, no, net, k) {
+# A file longer than B, by its lines (the lines of the last tick are in L).
+function lines(L, s, f,    line, no, k, nk) {
+    if (B) RS = "\n"
     no = 0
-    net = 0
-    while (net < 2 && (getline line < f) > 0) {
-        if (line in LQ) {
-            nk++
-            if (++no > 1) net++
-            continue
-        }
-        k = key("q", line, ++no)
-        if (k == "") continue
-        nk++
-        if (no > 1) net++
-        upd(LQ, k, line, line)
-    }
-    close(f)
-}
-# /proc/stat (s), /proc/interrupts (i), /proc/net/dev (n): a key per line up to the first "."
-function rd(L, s, f,    line, no, k) {
-    no = 0
+    nk = 0
+    fresh = 0
     while ((getline line < f) > 0) {
         no++
         if (line in L) { nk++; continue }
@@ -84,9 +76,12 @@ function rd(L, s, f,    line, no, k) {
         upd(L, k, line, s == "n" ? substr(k, 3) ": " substr(line, index(line, ":") + 1) : line)
     }
     close(f)
+    if (fresh || nk != NK[s]) gone(L, s, f)
+    NK[s] = nk
+    if (B) RS = "\001"
 }
-# The keys of a file now (a second read, only when a key may have gone).
-function keys(s, f,    line, no, k) {
+# The file read again for its keys alone; each key of source s gone is sent as "-key".
+function gone(L, s, f,    line, no, k, seen) {
     no = 0
     while ((getline line < f) > 0) {
         k = key(s, line, ++no)
@@ -94,43 +89,77 @@ function keys(s, f,    line, no, k) {
         if (k != "") seen[k] = 1
     }
     close(f)
-}
-function gone(    k, s) {
-    split("", seen)
-    keys("s", R "/proc/stat")
-    keys("q", R "/proc/softirqs")
-    keys("i", R "/proc/interrupts")
-    keys("n", R "/proc/net/dev")
     for (k in K)
-        if (!(k in seen)) {
-            s = substr(k, 1, 1)
-            if (s == "s") delete LS[K[k]]
-            else if (s == "q") delete LQ[K[k]]
-            else if (s == "i") delete LI[K[k]]
-            else delete LN[K[k]]
+        if (substr(k, 1, 1) == s && !(k in seen)) {
+            delete L[K[k]]
             delete K[k]
             o = o "-" k "\n"
         }
 }
-BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
+# A file as one record ("" when it cannot be read).
+function whole(f,    x) {
+    x = ""
+    getline x < f
+    close(f)
+    return x
+}
+# Source s, whose file f was read whole into x and cut: sent whole if it changed, and from now
+# on by its lines if it is longer than B.
+function put(L, s, f, x) {
+    if (x == W[s]) return
+    if (length(x) > B) {
+        big[s] = 1
+        o = o "F" s " 0\n"
+        return lines(L, s, f)
+    }
+    W[s] = x
+    o = o "F" s " " length(x) "\n" x
+}
+BEGIN {
+    R = ENVIRON["CORESTEER_ROOT"]
+    if (R == "/") R = ""
+    B = ENVIRON["CORESTEER_WHOLE"] + 0
+    U = R "/proc/uptime"
+    S = R "/proc/stat"
+    Q = R "/proc/softirqs"
+    I = R "/proc/interrupts"
+    N = R "/proc/net/dev"
+    # An awk that reads a file by lines whatever RS is (mawk -W interactive) sends every file
+    # by its lines.
+    RS = "\001"
+    getline x < S
+    close(S)
+    RS = "\n"
+    if (!index(x, "\n")) B = 0
+}
 {
-    f = R "/proc/uptime"
-    if ((getline up < f) <= 0) {
-        printf "X %s\n", f
+    # Files are read whole, as one record: RS is a byte they never hold (until the next tick).
+    if (B) RS = "\001"
+    if ((getline up < U) <= 0) {
+        printf "X %s\n", U
         fflush()
+        RS = "\n"
         next
     }
-    close(f)
-    split(up, u, " ")
-    o = "T " u[1] "\n"
-    fresh = 0
-    nk = 0
-    rd(LS, "s", R "/proc/stat")
-    rdq(R "/proc/softirqs")
-    rd(LI, "i", R "/proc/interrupts")
-    rd(LN, "n", R "/proc/net/dev")
-    if (fresh || nk != lastnk) gone()
-    lastnk = nk
+    close(U)
+    o = "T " substr(up, 1, index(up, " ") - 1) "\n"
+    if ("s" in big) lines(LS, "s", S)
+    else {
+        x = whole(S)
+        if (i = index(x, "\nintr")) x = substr(x, 1, i)
+        put(LS, "s", S, x)
+    }
+    if ("q" in big) lines(LQ, "q", Q)
+    else {
+        x = whole(Q)
+        if ((i = index(x, "NET_RX:")) && (j = index(substr(x, i), "\n"))) x = substr(x, 1, i + j - 1)
+        put(LQ, "q", Q, x)
+    }
+    if ("i" in big) lines(LI, "i", I)
+    else put(LI, "i", I, whole(I))
+    if ("n" in big) lines(LN, "n", N)
+    else put(LN, "n", N, whole(N))
+    if (B) RS = "\n"
     # One write for the whole tick, so one SSH packet.
     printf "%s", o "E\n"
     fflush()
@@ -139,12 +168,16 @@ BEGIN { R = ENVIRON["CORESTEER_ROOT"]; if (R == "/") R = "" }
 
 } // namespace
 
-std::string makeSamplerCommand(const std::string& root) {
-    // mawk, where there is one, costs the router the least per tick (Debian always has it, even
-    // when `awk` is gawk); it reads a pipe in blocks unless told -W interactive. Otherwise awk:
-    // BusyBox's on OpenWrt. `command -v` is the shell's own: nothing forks before the exec.
+std::string makeSamplerCommand(const std::string& root, std::size_t wholeMax) {
+    // mawk, where there is one (Debian always has it, even when `awk` is gawk), costs the
+    // router the least per tick. It reads a pipe in blocks unless told -W interactive, and then
+    // reads every file by lines whatever RS is: the awk finds that out at its start and sends
+    // every file by its lines, which is also fewer bytes. Otherwise awk: BusyBox's on OpenWrt,
+    // files whole. `command -v` is the shell's own: nothing forks before the exec. LC_ALL=C:
+    // length() counts bytes (gawk counts characters in a UTF-8 locale).
     return "CORESTEER_ROOT=" + ssh::shellQuote(root) +
-           "; export CORESTEER_ROOT; P=" + ssh::shellQuote(kAwk) +
+           "; CORESTEER_WHOLE=" + std::to_string(wholeMax) +
+           "; LC_ALL=C; export CORESTEER_ROOT CORESTEER_WHOLE LC_ALL; P=" + ssh::shellQuote(kAwk) +
            "; if command -v mawk >/dev/null 2>&1; then exec mawk -W interactive \"$P\"; fi; "
            "exec awk \"$P\"";
 }
@@ -269,15 +302,52 @@ bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
                          std::string* error) {
     m_bytes += data.size();
     m_unreadable = false;
-    if (!text::forEachLine(m_buf, data, [&](std::string_view l) { return line(l, ticks, error); }))
-        return false;
-    if (m_buf.size() > kMaxLine) {
+    while (!data.empty()) {
+        if (m_need > 0) { // inside an F record: its bytes, newlines and all
+            const auto n = std::min(m_need, data.size());
+            m_file.append(data.substr(0, n));
+            data.remove_prefix(n);
+            m_need -= n;
+            if (m_need == 0 && !fileDone(error))
+                return false;
+            continue;
+        }
+        const auto nl = data.find('\n');
+        if (nl == std::string_view::npos) {
+            m_buf.append(data);
+            if (m_buf.size() > kMaxLine) {
+                if (error)
+                    *error = "sampler line " + std::to_string(m_lineNo + 1) + ": longer than " +
+                             std::to_string(kMaxLine) + " bytes";
+                m_buf.clear();
+                return false;
+            }
+            break;
+        }
+        std::string l;
+        l.swap(m_buf);
+        l.append(data.substr(0, nl));
+        data.remove_prefix(nl + 1);
+        if (!line(l, ticks, error))
+            return false;
+    }
+    return true;
+}
+
+bool SampleDecoder::fileDone(std::string* error) {
+    const auto lines = static_cast<std::uint64_t>(std::count(m_file.begin(), m_file.end(), '\n'));
+    if (!m_file.empty() && m_file.back() != '\n') {
         if (error)
-            *error = "sampler line " + std::to_string(m_lineNo + 1) + ": longer than " +
-                     std::to_string(kMaxLine) + " bytes";
-        m_buf.clear();
+            *error = "sampler line " + std::to_string(m_lineNo + lines + 1) +
+                     ": the text of an F record does not end with a newline";
         return false;
     }
+    m_lineNo += lines;
+    // The file whole replaces the lines of its source that came as + records.
+    for (auto it = m_lines.begin(); it != m_lines.end();)
+        it = it->first[0] == m_fileSource ? m_lines.erase(it) : std::next(it);
+    m_files[m_fileSource] = std::move(m_file);
+    m_file.clear();
     return true;
 }
 
@@ -317,6 +387,18 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, st
         m_inTick = false;
         ticks.push_back({m_uptime + "\n", text('s'), text('q'), text('i'), text('n')});
         return true;
+    }
+    if (op == 'F') {
+        if (l.size() < 4 || l[2] != ' ' ||
+            std::string_view("sqin").find(l[1]) == std::string_view::npos)
+            return fail("bad file record");
+        const std::uint64_t size = text::parseU64(l.substr(3)).value_or(kMaxFile + 1);
+        if (size > kMaxFile)
+            return fail("bad size");
+        m_fileSource = l[1];
+        m_need = static_cast<std::size_t>(size);
+        m_file.clear();
+        return m_need > 0 || fileDone(error);
     }
     if (op != '+' && op != '=' && op != '-')
         return fail("unknown record");
@@ -368,8 +450,9 @@ std::string SampleDecoder::text(char source) const {
             lines.emplace_back(key == std::string{source, ':', 'H'} ? 0 : ln.order, &ln);
     std::sort(lines.begin(), lines.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::string out;
-    if (source == 'n')
+    const auto file = m_files.find(source);
+    std::string out = file != m_files.end() ? file->second : std::string();
+    if (source == 'n' && out.empty())
         out = "Inter-|   Receive\n face |bytes\n"; // the two header lines parseNetDev skips
     for (const auto& [order, ln] : lines) {
         for (std::size_t i = 0; i < ln->fields.size(); ++i) {

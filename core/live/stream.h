@@ -2,24 +2,30 @@
 // session, and the decoder of what it prints.
 //
 // The client paces it: every line it writes to the awk's stdin is one tick. On each tick the
-// awk re-reads /proc/uptime, /proc/stat (cpu lines), /proc/softirqs (NET_RX, NET_TX),
-// /proc/interrupts (numbered IRQs) and /proc/net/dev with getline and close(), forks nothing,
-// and prints only what changed since the last tick:
+// awk re-reads /proc/uptime, /proc/stat (up to its intr line), /proc/softirqs (up to NET_RX),
+// /proc/interrupts and /proc/net/dev, each whole with one getline, forks nothing, and prints
+// only the files that changed since the last tick:
 //
 //   T <uptime>                   starts a tick
-//   +<key>\t<line>               a line seen for the first time (or whose shape changed)
-//   =<key>\t<i>:<v> <i>:<v> ...  fields of a known line that changed (1-based)
-//   -<key>                       a line that is gone (an IRQ freed, a CPU offline)
+//   F<source> <n>                the file's text follows: exactly n bytes, whole lines
 //   E                            ends the tick
 //   X <file>                     the tick could not start: <file> is unreadable
 //
-// Keys are a source letter (s stat, q softirqs, i interrupts, n net/dev), ':' and the line's
-// first field. The decoder rebuilds each file's text and hands it to the snapshot parsers, so a
-// router's bytes get the same checks here as anywhere else.
+// A file longer than the command's `wholeMax` is sent by its lines instead, after an empty F
+// record; so is every file under mawk, and every tick of a recording (SampleEncoder):
+//
+//   +<key>\t<line>               a line seen for the first time (or whose shape changed)
+//   =<key>\t<i>:<v> <i>:<v> ...  fields of a known line that changed (1-based; recordings)
+//   -<key>                       a line that is gone (an IRQ freed, a CPU offline)
+//
+// Sources are s (stat), q (softirqs), i (interrupts) and n (net/dev); keys are the source, ':'
+// and the line's first field. The decoder rebuilds each file's text and hands it to the
+// snapshot parsers, so a router's bytes get the same checks here as anywhere else.
 #pragma once
 
 #include "core/live/sample.h"
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
@@ -27,9 +33,12 @@
 
 namespace coresteer {
 
+// Files up to this many bytes go whole; longer ones by their lines.
+inline constexpr std::size_t kSamplerWholeMax = 16384;
+
 // The command that starts the sampler on the router (for `ssh host COMMAND`). `root` prefixes
 // every path (fixture roots in tests; "/" on a router).
-std::string makeSamplerCommand(const std::string& root);
+std::string makeSamplerCommand(const std::string& root, std::size_t wholeMax = kSamplerWholeMax);
 
 // The same records made here from a sample's texts, as the awk makes them from the files: a
 // recording stores the ticks of any source (a router's sampler, a local tree, the demo) in the
@@ -56,6 +65,7 @@ class SampleDecoder {
 public:
     static constexpr std::size_t kMaxLine = 1u << 16;
     static constexpr std::size_t kMaxKeys = 1u << 16;
+    static constexpr std::size_t kMaxFile = 8u << 20;
 
     // Feeds the awk's output; every tick that completes is appended to `ticks`. False with an
     // error naming the line of the stream when the output is not the sampler's.
@@ -72,9 +82,14 @@ private:
         std::uint64_t order = 0;
     };
     bool line(std::string_view l, std::vector<SampleTexts>& ticks, std::string* error);
+    bool fileDone(std::string* error);
     std::string text(char source) const;
 
     std::string m_buf;
+    std::map<char, std::string> m_files; // the last F record of each source
+    std::string m_file;                  // the F record being read
+    std::size_t m_need = 0;              // its bytes still to come
+    char m_fileSource = 0;
     std::map<std::string, Line, std::less<>> m_lines;
     std::string m_uptime;
     bool m_inTick = false;

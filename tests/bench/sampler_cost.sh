@@ -2,21 +2,34 @@
 # What watching costs the router: the CPU time of the whole server-side SSH session (the sshd or
 # dropbear process for the connection and everything it runs), over 15 s of steady state with
 # the connect excluded, for
-#   - coresteer-cli monitor at 10 Hz (one awk over one channel, only changed lines sent), with
-#     the mawk it prefers where there is one (Debian, most x86 routers),
+#   - coresteer-cli monitor at 10 Hz (one awk over one channel), with the mawk it prefers where
+#     there is one (Debian, most x86 routers): every file by its lines, only changed lines sent,
 #   - the same sampler command under BusyBox awk, as OpenWrt runs it (a PATH where `awk` is
-#     BusyBox and there is no mawk), paced at 10 Hz by lines from the client as the monitor does,
+#     BusyBox and there is no mawk), paced at 10 Hz by lines from the client as the monitor does:
+#     each file read whole, and sent whole when it changed,
 #   - htop -d 1 over ssh -tt (htop refreshing 10 times a second: what people watch with today),
 #   - a tick that carries nothing: a line sent every 100 ms to a remote `cat` (the transport floor),
 # on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. Target: the
 # monitor at most 0.2 x htop, under either awk. Prints the figures and the bytes per sample.
+# With --candidates it also measures the other way for BusyBox awk: every file by its lines and
+# only the changed lines sent (fewer bytes, more work per line), which the sampler does not use;
+# and tests/bench/proc_reader in place of the awk: it reads the five files each tick and does
+# nothing else, the floor under any sampler.
 # The servers (and so every session) run on CPU 0 and the clients on CPU 1, where there are two:
 # a router and the machine watching it are two machines, and the client's work (decoding and
-# rating each tick) must not slow the server by sharing its core.
-#   tests/bench/sampler_cost.sh [BUILD_DIR]
+# rating each tick) must not slow the server by sharing its core. The ticks of the rows other
+# than the monitor come from one process that sleeps between them (a shell loop would fork a
+# `sleep` per tick on the client's CPU, which here made the server's figures lower).
+#   tests/bench/sampler_cost.sh [BUILD_DIR] [--candidates]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${1:-build/dev}
+build=build/dev candidates=
+for a in "$@"; do
+    case $a in
+    --candidates) candidates=1 ;;
+    *) build=$a ;;
+    esac
+done
 dir=$PWD/$build/bench-sampler
 cli=$PWD/$build/app/coresteer-cli
 tests/ssh/servers.sh start "$dir" >/dev/null
@@ -33,6 +46,18 @@ mkdir -p "$bb"
 ln -sf "$(command -v busybox)" "$bb/awk"
 chmod 755 "$dir" "$bb"
 printf 'PATH=%s; %s\n' "$bb" "$("$PWD/$build/tests/bench/sampler_command" /)" > "$dir/sampler.cmd"
+printf 'PATH=%s; %s\n' "$bb" "$("$PWD/$build/tests/bench/sampler_command" / 0)" \
+    > "$dir/sampler-lines.cmd"
+# A line every 100 ms, on time, from one process.
+cat > "$dir/ticker.pl" <<'PERL'
+use Time::HiRes qw(time sleep);
+$| = 1;
+my $t = time;
+while (1) { $t += 0.1; my $d = $t - time; sleep($d) if $d > 0; print "\n"; }
+PERL
+ticker="perl $dir/ticker.pl"
+cp "$PWD/$build/tests/bench/proc_reader" "$dir/proc_reader"
+chmod 755 "$dir/proc_reader"
 kh=$dir/bench_known_hosts
 rm -f "$kh"
 hz=$(getconf CLK_TCK)
@@ -106,9 +131,18 @@ measure() {
     awk -v a="$t0" -v b="$t1" -v s="$steady" 'BEGIN { printf "%.2f", (b - a) / 1e6 / s * 100 }'
 }
 
-echo "server-side CPU of one SSH session, % of one core, over ${steady} s (connect excluded):"
-printf '%-9s %9s %9s %9s %9s %9s %9s %13s\n' server mawk busybox htop floor ratio ratio-bb \
-    bytes/sample
+# Bytes per tick of a sampler's output saved in FILE (a tick starts with "T <uptime>").
+per_tick() {
+    awk '/^T [0-9]/ { n++ } END { printf "%.0f", n ? b / n : 0 }' b="$(wc -c < "$1")" "$1"
+}
+ratio() { awk -v m="$1" -v h="$2" 'BEGIN { printf "%.2f", (h > 0 ? m / h : 0) }'; }
+
+echo "server-side CPU of one SSH session, % of one core, over ${steady} s (connect excluded),"
+echo "and the sampler's bytes per tick:"
+head='%-9s %7s %7s %7s %7s %6s %6s %7s %7s'
+printf "$head" server mawk busybox htop floor ratio r-bb bytes b-bb
+[ -z "$candidates" ] || printf ' %8s %6s %7s %7s %6s' bb-lines r-bbl b-bbl reader r-rd
+echo
 for server in sshd dropbear; do
     port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
     if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
@@ -120,20 +154,26 @@ for server in sshd dropbear; do
               -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
     mon=$(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
         --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null 2> '$dir/monitor.err'")
-    # (The sampler's own count of bytes is the monitor's; BusyBox's output is the same records.)
-    monbb=$(measure "$master" sh -c "while sleep 0.1; do echo; done | exec ssh ${ssh_opts[*]} \
-        \"\$(cat '$dir/sampler.cmd')\" > /dev/null 2>&1")
+    monbb=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+        \"\$(cat '$dir/sampler.cmd')\" > '$dir/busybox.out' 2>/dev/null")
+    if [ -n "$candidates" ]; then
+        monbbl=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+            \"\$(cat '$dir/sampler-lines.cmd')\" > '$dir/busybox-lines.out' 2>/dev/null")
+        reader=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} '$dir/proc_reader' \
+            > /dev/null 2>&1")
+    fi
     htop=$(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
         'TERM=xterm htop -d 1' > /dev/null 2>&1")
-    floor=$(measure "$master" sh -c "while sleep 0.1; do echo; done | exec ssh ${ssh_opts[*]} \
-        cat > /dev/null 2>&1")
+    floor=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat > /dev/null 2>&1")
     # The monitor's own count (printed when it stops): samples and bytes from the router.
     sleep 0.5
     read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
     per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
-    ratio=$(awk -v m="$mon" -v h="$htop" 'BEGIN { printf "%.2f", (h > 0 ? m / h : 0) }')
-    ratiobb=$(awk -v m="$monbb" -v h="$htop" 'BEGIN { printf "%.2f", (h > 0 ? m / h : 0) }')
-    printf '%-9s %8s%% %8s%% %8s%% %8s%% %9s %9s %13s\n' "$server" "$mon" "$monbb" "$htop" \
-        "$floor" "$ratio" "$ratiobb" "$per"
+    printf "$head" "$server" "$mon%" "$monbb%" "$htop%" "$floor%" "$(ratio "$mon" "$htop")" \
+        "$(ratio "$monbb" "$htop")" "$per" "$(per_tick "$dir/busybox.out")"
+    [ -z "$candidates" ] || printf ' %8s %6s %7s %7s %6s' "$monbbl%" "$(ratio "$monbbl" "$htop")" \
+        "$(per_tick "$dir/busybox-lines.out")" "$reader%" "$(ratio "$reader" "$htop")"
+    echo
 done
-echo "(ratio = monitor / htop; target <= 0.2)"
+echo "(ratio = sampler / htop, r-bb under BusyBox awk; target <= 0.2)"
+[ -z "$candidates" ] || echo "(bb-lines: BusyBox awk sending changed lines; reader: no awk, the floor)"

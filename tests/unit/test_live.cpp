@@ -15,6 +15,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -131,6 +132,12 @@ TEST(SampleDecoder, RefusesWhatTheSamplerDoesNotPrint) {
         "T 1.0\n+x:cpu0\tcpu0 1\n",                 // an unknown source
         "T 1.0\n?what\n",                           // an unknown record
         "T 1.0\n" + std::string(70000, 'a') + "\n", // too long
+        "Fs 2\nx\n",                                // a file outside a tick
+        "T 1.0\nFx 2\nx\n",                         // an unknown source
+        "T 1.0\nFs two\nx\n",                       // a size that is not one
+        "T 1.0\nFs 99999999999\n",                  // a file larger than any /proc file
+        "T 1.0\nFs 3\nabc",                         // a file that is not whole lines
+        "T 1.0\nFs\n",                              // no size
     };
     for (const auto& b : bad) {
         SampleDecoder dec;
@@ -139,6 +146,35 @@ TEST(SampleDecoder, RefusesWhatTheSamplerDoesNotPrint) {
         EXPECT_FALSE(dec.feed(b, ticks, &error)) << b.substr(0, 60);
         EXPECT_NE(error.find("sampler line"), std::string::npos) << error;
     }
+}
+
+// A file sent whole may arrive in any pieces: split at every byte, the decoder gives the same
+// tick, and the file replaces what came before of its source.
+TEST(SampleDecoder, FilesWholeInAnyPieces) {
+    const std::string stat = "cpu  1 2 3 4\ncpu0 1 2 3 4\n";
+    const std::string dev = "Inter-|\n face |\n  eth0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n";
+    const std::string first = "T 5.00\n+s:cpu0\tcpu0 9 9 9 9\nE\n";
+    const std::string second = "T 6.00\nFs " + std::to_string(stat.size()) + "\n" + stat + "Fn " +
+                               std::to_string(dev.size()) + "\n" + dev + "E\n";
+    for (std::size_t cut = 0; cut <= second.size(); ++cut) {
+        SampleDecoder dec;
+        std::vector<SampleTexts> ticks;
+        std::string error;
+        ASSERT_TRUE(dec.feed(first, ticks, &error)) << error;
+        ASSERT_TRUE(dec.feed(std::string_view(second).substr(0, cut), ticks, &error)) << error;
+        ASSERT_TRUE(dec.feed(std::string_view(second).substr(cut), ticks, &error)) << error;
+        ASSERT_EQ(ticks.size(), 2u) << cut;
+        EXPECT_EQ(ticks[1].uptime, "6.00\n");
+        EXPECT_EQ(ticks[1].stat, stat); // the file, not the line of the first tick
+        EXPECT_EQ(ticks[1].netdev, dev);
+        EXPECT_EQ(dec.bytes(), first.size() + second.size());
+    }
+    // A line after a file: the next error names the stream's line, counting the file's lines.
+    SampleDecoder dec;
+    std::vector<SampleTexts> ticks;
+    std::string error;
+    EXPECT_FALSE(dec.feed(second.substr(0, second.size() - 2) + "?\n", ticks, &error));
+    EXPECT_NE(error.find("sampler line 9: unknown record"), std::string::npos) << error;
 }
 
 namespace {
@@ -155,7 +191,8 @@ std::string which(const std::string& name) {
 // only `awkBinary`: as `mawk` when it is mawk (the command prefers it), else as `awk`.
 class AwkProcess {
 public:
-    AwkProcess(const std::string& awkBinary, const std::string& root, const fs::path& bin) {
+    AwkProcess(const std::string& awkBinary, const std::string& root, const fs::path& bin,
+               std::size_t wholeMax = kSamplerWholeMax) {
         fs::remove_all(bin);
         fs::create_directories(bin);
         const bool mawk = awkBinary.find("mawk") != std::string::npos;
@@ -165,7 +202,7 @@ public:
         int in[2], out[2];
         EXPECT_EQ(::pipe(in), 0);
         EXPECT_EQ(::pipe(out), 0);
-        const std::string cmd = makeSamplerCommand(root);
+        const std::string cmd = makeSamplerCommand(root, wholeMax);
         const std::string path = bin.string();
         m_pid = ::fork();
         if (m_pid == 0) {
@@ -251,51 +288,97 @@ std::string bump(const std::string& text, const std::string& prefix, int field, 
 
 } // namespace
 
-class SamplerAwk : public ::testing::TestWithParam<std::string> {};
+// How the sampler runs: under which awk, and up to which size a file goes whole.
+struct AwkCase {
+    std::string name;
+    std::size_t wholeMax;
+};
 
-// The awk on a copy of the R6S fixture: each tick's rebuilt files parse to the same sample as
-// the files read directly, and the second tick carries only what changed.
+class SamplerAwk : public ::testing::TestWithParam<AwkCase> {};
+
+// The counts of the numbered IRQs of a parsed /proc/interrupts, by IRQ.
+std::map<std::uint32_t, std::vector<std::uint64_t>> numbered(const Sample& s) {
+    std::map<std::uint32_t, std::vector<std::uint64_t>> out;
+    for (const auto& r : s.interrupts.rows)
+        if (r.irq)
+            out[*r.irq] = r.counts;
+    return out;
+}
+
+// Both samples hold the same counters of everything the views use.
+void expectSameCounters(const Sample& a, const Sample& b) {
+    EXPECT_DOUBLE_EQ(a.uptime, b.uptime);
+    ASSERT_EQ(a.stat.cpus.size(), b.stat.cpus.size());
+    for (std::size_t i = 0; i < b.stat.cpus.size(); ++i)
+        EXPECT_EQ(a.stat.cpus[i], b.stat.cpus[i]);
+    EXPECT_EQ(numbered(a), numbered(b));
+    for (const char* name : {"NET_RX", "NET_TX"}) {
+        ASSERT_TRUE(a.softirqs.find(name));
+        ASSERT_TRUE(b.softirqs.find(name));
+        EXPECT_EQ(a.softirqs.find(name)->counts, b.softirqs.find(name)->counts);
+    }
+    ASSERT_EQ(a.netdev.size(), b.netdev.size());
+    for (std::size_t i = 0; i < b.netdev.size(); ++i)
+        EXPECT_EQ(a.netdev[i].values, b.netdev[i].values);
+}
+
+// The file up to and including the line holding `mark`, or all of it.
+std::string upToLineWith(const std::string& text, const std::string& mark) {
+    const auto at = text.find(mark);
+    return at == std::string::npos ? text : text.substr(0, text.find('\n', at) + 1);
+}
+
+// The awk on a copy of the R6S fixture: each tick's files parse to the same sample as the files
+// read directly, each tick carries only what changed, and a recording of the same files replays
+// to the same counters.
 TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
-    const auto dir = fs::path(CORESTEER_TEST_TMP) / "sampler" / GetParam();
+    const auto& c = GetParam();
+    const bool mawk = c.name == "mawk";
+    // mawk sends every file by its lines; BusyBox awk each file up to wholeMax whole.
+    auto whole = [&](const std::string& text) { return !mawk && text.size() <= c.wholeMax; };
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "sampler" / c.name;
     const auto root = dir / "root";
     fs::remove_all(dir);
     fs::create_directories(root);
     fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt" / "proc", root / "proc",
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::ofstream(root / "proc/uptime") << "1000.00 7000.00\n";
-    const std::string awk = GetParam() == "busybox" ? which("busybox") + " awk" : which(GetParam());
-    AwkProcess p(awk, root.string(), dir / "bin");
+    const auto statText = slurp(root / "proc/stat");
+    const bool statWhole = whole(statText.substr(0, statText.find("\nintr") + 1));
+    const bool softWhole = whole(upToLineWith(slurp(root / "proc/softirqs"), "NET_RX:"));
+    const bool irqsWhole = whole(slurp(root / "proc/interrupts"));
+    const bool devWhole = whole(slurp(root / "proc/net/dev"));
+    const std::string awk = mawk ? which("mawk") : which("busybox") + " awk";
+    AwkProcess p(awk, root.string(), dir / "bin", c.wholeMax);
     auto local = localSampleSource(root.string());
 
     auto check = [&](const SampleTexts& t) {
-        Diagnostics d1, d2;
+        Diagnostics d1;
         std::string error;
         const auto viaAwk = parseSample(t, d1);
         const auto direct = local->next(&error);
         ASSERT_TRUE(viaAwk) << (d1.entries().empty() ? "" : d1.entries().front().toString()) << "\n"
                             << t.uptime << t.stat.substr(0, 300);
         ASSERT_TRUE(direct) << error;
-        EXPECT_DOUBLE_EQ(viaAwk->uptime, direct->uptime);
-        ASSERT_EQ(viaAwk->stat.cpus.size(), direct->stat.cpus.size());
-        for (std::size_t i = 0; i < direct->stat.cpus.size(); ++i)
-            EXPECT_EQ(viaAwk->stat.cpus[i], direct->stat.cpus[i]);
-        ASSERT_EQ(viaAwk->interrupts.rows.size(),
-                  std::count_if(direct->interrupts.rows.begin(), direct->interrupts.rows.end(),
-                                [](const IrqRow& r) { return r.irq.has_value(); }));
-        for (const auto& row : viaAwk->interrupts.rows) {
-            const auto* o = direct->interrupts.findIrq(*row.irq);
-            ASSERT_TRUE(o);
-            EXPECT_EQ(row.counts, o->counts) << *row.irq;
+        expectSameCounters(*viaAwk, *direct);
+        // A file sent whole is the file itself, cut where the views stop reading.
+        const auto& files = local->lastTexts();
+        if (statWhole) {
+            EXPECT_EQ(t.stat, files.stat.substr(0, files.stat.find("\nintr") + 1));
         }
-        ASSERT_TRUE(viaAwk->softirqs.find("NET_RX"));
-        EXPECT_EQ(viaAwk->softirqs.find("NET_RX")->counts, direct->softirqs.find("NET_RX")->counts);
-        ASSERT_EQ(viaAwk->netdev.size(), direct->netdev.size());
-        for (std::size_t i = 0; i < direct->netdev.size(); ++i)
-            EXPECT_EQ(viaAwk->netdev[i].values, direct->netdev[i].values);
+        if (softWhole) {
+            EXPECT_EQ(t.softirqs, upToLineWith(files.softirqs, "NET_RX:"));
+        }
+        if (irqsWhole) {
+            EXPECT_EQ(t.interrupts, files.interrupts);
+        }
+        if (devWhole) {
+            EXPECT_EQ(t.netdev, files.netdev);
+        }
     };
 
-    // A recording encodes the files it reads here into records that rebuild the same files as
-    // the awk's (it sends changed fields, the awk changed lines).
+    // A recording encodes the files it reads here into records (the fields that changed) that
+    // replay to the same counters as the awk's.
     SampleEncoder encoder;
     SampleDecoder recorded;
     auto sameAsRecorded = [&](const SampleTexts& viaAwk) {
@@ -303,20 +386,42 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
         std::string why;
         ASSERT_TRUE(recorded.feed(encoder.encode(local->lastTexts()), ticks, &why)) << why;
         ASSERT_EQ(ticks.size(), 1u);
-        EXPECT_EQ(ticks[0].uptime, viaAwk.uptime);
-        EXPECT_EQ(ticks[0].stat, viaAwk.stat);
-        EXPECT_EQ(ticks[0].softirqs, viaAwk.softirqs);
-        EXPECT_EQ(ticks[0].interrupts, viaAwk.interrupts);
-        EXPECT_EQ(ticks[0].netdev, viaAwk.netdev);
+        Diagnostics d;
+        const auto a = parseSample(ticks[0], d), b = parseSample(viaAwk, d);
+        ASSERT_TRUE(a && b);
+        expectSameCounters(*a, *b);
+        if (mawk || c.wholeMax == 0) { // the same lines under the same keys
+            EXPECT_EQ(ticks[0].stat, viaAwk.stat);
+            EXPECT_EQ(ticks[0].softirqs, viaAwk.softirqs);
+            EXPECT_EQ(ticks[0].interrupts, viaAwk.interrupts);
+            EXPECT_EQ(ticks[0].netdev, viaAwk.netdev);
+        }
     };
-    // The records of the awk's last tick, without their data.
+    // The records of the awk's last tick without their data: an F record is "F" and its source.
     auto records = [&] {
         std::vector<std::string> out;
-        std::istringstream in(p.raw());
-        for (std::string l; std::getline(in, l);)
-            out.push_back(l.substr(0, l.find('\t')));
+        const std::string& raw = p.raw();
+        for (std::size_t at = 0; at < raw.size();) {
+            const auto nl = raw.find('\n', at);
+            const std::string l = raw.substr(at, nl - at);
+            at = nl + 1;
+            if (l[0] == 'F') {
+                out.push_back(l.substr(0, 2));
+                at += std::stoul(l.substr(3));
+            } else {
+                out.push_back(l.substr(0, l.find('\t')));
+            }
+        }
         std::sort(out.begin(), out.end());
         return out;
+    };
+    // The records a tick holds: "F" records for files sent whole, the rest by line.
+    auto expected = [&](std::vector<std::string> byLine, std::vector<std::string> byFile) {
+        byLine.insert(byLine.end(), byFile.begin(), byFile.end());
+        byLine.push_back("E");
+        byLine.push_back("T 1001.00");
+        std::sort(byLine.begin(), byLine.end());
+        return byLine;
     };
     std::string error;
     const auto t1 = p.tick(&error);
@@ -341,14 +446,24 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     check(*t2);
     sameAsRecorded(*t2);
     const auto secondBytes = p.bytes() - firstBytes;
-    std::printf(
-        "%s: first tick %llu bytes, a tick with 3 changed lines and an IRQ gone %llu bytes\n",
-        GetParam().c_str(), static_cast<unsigned long long>(firstBytes),
-        static_cast<unsigned long long>(secondBytes));
-    // The three lines that changed, and the IRQ that went; nothing else.
-    EXPECT_EQ(records(), (std::vector<std::string>{"+i:141:", "+n:eth1", "+s:cpu2", "-i:64:", "E",
-                                                   "T 1001.00"}));
-    EXPECT_LT(secondBytes * 10, firstBytes);
+    std::printf("%s: first tick %llu bytes, a tick with 3 changed lines and an IRQ gone %llu "
+                "bytes\n",
+                c.name.c_str(), static_cast<unsigned long long>(firstBytes),
+                static_cast<unsigned long long>(secondBytes));
+    // The three files that changed, whole or by the lines that changed, and the IRQ that went.
+    std::vector<std::string> byLine, byFile;
+    (statWhole ? byFile : byLine).push_back(statWhole ? "Fs" : "+s:cpu2");
+    if (irqsWhole) {
+        byFile.push_back("Fi");
+    } else {
+        byLine.push_back("+i:141:");
+        byLine.push_back("-i:64:");
+    }
+    (devWhole ? byFile : byLine).push_back(devWhole ? "Fn" : "+n:eth1");
+    EXPECT_EQ(records(), expected(byLine, byFile));
+    if (!irqsWhole && !statWhole && !devWhole) {
+        EXPECT_LT(secondBytes * 10, firstBytes);
+    }
 
     Diagnostics d;
     const auto a = parseSample(*t1, d);
@@ -365,7 +480,7 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     ASSERT_TRUE(t3) << error;
     check(*t3);
     sameAsRecorded(*t3);
-    EXPECT_EQ(records(), (std::vector<std::string>{"+i:141:", "+i:64:", "E", "T 1001.00"}));
+    EXPECT_EQ(records(), irqsWhole ? expected({}, {"Fi"}) : expected({"+i:141:", "+i:64:"}, {}));
     // A tick where nothing changed is the header and the end only.
     const auto before = p.bytes();
     ASSERT_TRUE(p.tick(&error)) << error;
@@ -374,7 +489,13 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     EXPECT_EQ(encoder.encode(local->lastTexts()), "T 1001.00\nE\n");
 }
 
-INSTANTIATE_TEST_SUITE_P(Awks, SamplerAwk, ::testing::Values("busybox", "mawk"));
+// BusyBox awk with files whole (the default), by lines, and each way (interrupts by lines, the
+// rest whole); mawk (by lines).
+INSTANTIATE_TEST_SUITE_P(
+    Awks, SamplerAwk,
+    ::testing::Values(AwkCase{"busybox", kSamplerWholeMax}, AwkCase{"busybox_lines", 0},
+                      AwkCase{"busybox_mixed", 2000}, AwkCase{"mawk", kSamplerWholeMax}),
+    [](const ::testing::TestParamInfo<AwkCase>& which) { return which.param.name; });
 
 TEST(LiveHistory, KeepsTheLastSamplesInAFixedRingWithGaps) {
     History h(3, 2, {45});
