@@ -40,7 +40,7 @@ run_one() {
 }
 
 pids=()
-for t in interrupts procstat softirqs netdev cpumask snapshot recording; do
+for t in interrupts procstat softirqs netdev cpumask snapshot recording sampler; do
     if [ ! -x "$build/tests/fuzz/fuzz_$t" ]; then
         echo "fuzz_$t: FAILED, not built"
         continue
