@@ -489,6 +489,35 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     EXPECT_EQ(encoder.encode(local->lastTexts()), "T 1001.00\nE\n");
 }
 
+// A router whose /proc/uptime cannot be read: the tick says so (X), the sampler stays, and the
+// next tick after the file is back is whole (under BusyBox awk, whose RS is the files' while it
+// reads them).
+TEST(SamplerAwkFiles, AnUnreadableUptimeIsSaidAndTheSamplerStays) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "sampler" / "no-uptime";
+    const auto root = dir / "root";
+    fs::remove_all(dir);
+    fs::create_directories(root);
+    fs::copy(test::boardsDir() / "nanopi-r6s-openwrt" / "proc", root / "proc",
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    fs::remove(root / "proc/uptime");
+    AwkProcess p(which("busybox") + " awk", root.string(), dir / "bin");
+    std::string error;
+    EXPECT_FALSE(p.tick(&error));
+    EXPECT_NE(error.find("the router cannot read " + (root / "proc/uptime").string()),
+              std::string::npos)
+        << error;
+    EXPECT_EQ(p.raw(), "X " + (root / "proc/uptime").string() + "\n");
+    std::ofstream(root / "proc/uptime") << "50.00 100.00\n";
+    error.clear();
+    const auto t = p.tick(&error);
+    ASSERT_TRUE(t) << error;
+    EXPECT_EQ(t->uptime, "50.00\n");
+    Diagnostics d;
+    const auto s = parseSample(*t, d);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->stat.cpus.size(), 8u);
+}
+
 // BusyBox awk with files whole (the default), by lines, and each way (interrupts by lines, the
 // rest whole); mawk (by lines).
 INSTANTIATE_TEST_SUITE_P(
