@@ -127,10 +127,8 @@ BEGIN {
     # An awk that reads a file by lines whatever RS is (mawk -W interactive) sends every file
     # by its lines.
     RS = "\001"
-    getline x < S
-    close(S)
+    if (!index(whole(S), "\n")) B = 0
     RS = "\n"
-    if (!index(x, "\n")) B = 0
 }
 {
     # Files are read whole, as one record: RS is a byte they never hold (until the next tick).

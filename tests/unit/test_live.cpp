@@ -322,6 +322,11 @@ void expectSameCounters(const Sample& a, const Sample& b) {
         EXPECT_EQ(a.netdev[i].values, b.netdev[i].values);
 }
 
+// /proc/stat up to its intr line, as the sampler cuts it.
+std::string statCut(const std::string& text) {
+    return text.substr(0, text.find("\nintr") + 1);
+}
+
 // The file up to and including the line holding `mark`, or all of it.
 std::string upToLineWith(const std::string& text, const std::string& mark) {
     const auto at = text.find(mark);
@@ -344,7 +349,7 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::ofstream(root / "proc/uptime") << "1000.00 7000.00\n";
     const auto statText = slurp(root / "proc/stat");
-    const bool statWhole = whole(statText.substr(0, statText.find("\nintr") + 1));
+    const bool statWhole = whole(statCut(statText));
     const bool softWhole = whole(upToLineWith(slurp(root / "proc/softirqs"), "NET_RX:"));
     const bool irqsWhole = whole(slurp(root / "proc/interrupts"));
     const bool devWhole = whole(slurp(root / "proc/net/dev"));
@@ -364,7 +369,7 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
         // A file sent whole is the file itself, cut where the views stop reading.
         const auto& files = local->lastTexts();
         if (statWhole) {
-            EXPECT_EQ(t.stat, files.stat.substr(0, files.stat.find("\nintr") + 1));
+            EXPECT_EQ(t.stat, statCut(files.stat));
         }
         if (softWhole) {
             EXPECT_EQ(t.softirqs, upToLineWith(files.softirqs, "NET_RX:"));
