@@ -3,7 +3,7 @@
 # To build the app and the CLI.
 CORESTEER_BUILD_PACKAGES=(
     cmake ninja-build g++ pkg-config
-    qt6-base-dev qt6-charts-dev libgl-dev
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
     libssh-dev nlohmann-json3-dev qtkeychain-qt6-dev libcli11-dev
 )
 # To build and run every test: GoogleTest, Google Benchmark, clang with libFuzzer and the
