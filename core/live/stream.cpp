@@ -17,8 +17,9 @@ namespace {
 //  - under an awk that honours RS (BusyBox, gawk), each file is read whole as one record (RS a
 //    byte the files never hold: one getline a file, not one a line), cut with index() and
 //    substr() to what the views use (/proc/stat up to its intr line, /proc/softirqs up to the
-//    end of NET_RX), and sent whole when it is not what it was last tick, framed by its
-//    length: "F<source> <bytes>" and the bytes. Per tick that is a few operations a file;
+//    end of NET_RX, /proc/interrupts up to the architecture's rows), and sent whole when it
+//    is not what it was last tick, framed by its length: "F<source> <bytes>" and the bytes.
+//    Per tick that is a few operations a file;
 //  - a file longer than CORESTEER_WHOLE bytes (a server with dozens of cores) goes by its lines
 //    from then on, because there the bytes cost more than the work; and so does every file
 //    under mawk -W interactive, which reads files by lines whatever RS is (found out at the
@@ -96,6 +97,16 @@ function gone(L, s, f,    line, no, k, seen) {
             o = o "-" k "\n"
         }
 }
+# Where the architecture's rows of /proc/interrupts (NMI, LOC on x86; IPI0, Err on ARM: no
+# view reads them, and the file by its lines leaves them out too) begin in its text x: a
+# newline and the first such row up to its colon; "." when x has none. Found once: the kernel
+# prints these rows, always the same, after the last numbered IRQ.
+function arch(x,    n, a, k) {
+    n = split(x, a, "\n")
+    for (k = 2; k <= n; k++)
+        if (a[k] != "" && key("i", a[k], k) == ".") return "\n" substr(a[k], 1, index(a[k], ":"))
+    return "."
+}
 # A file as one record ("" when it cannot be read).
 function whole(f,    x) {
     x = ""
@@ -154,7 +165,12 @@ BEGIN {
         put(LQ, "q", Q, x)
     }
     if ("i" in big) lines(LI, "i", I)
-    else put(LI, "i", I, whole(I))
+    else {
+        x = whole(I)
+        if (A == "" && x != "") A = arch(x)
+        if (A != "." && (i = index(x, A))) x = substr(x, 1, i)
+        put(LI, "i", I, x)
+    }
     if ("n" in big) lines(LN, "n", N)
     else put(LN, "n", N, whole(N))
     if (B) RS = "\n"

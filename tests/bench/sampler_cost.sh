@@ -15,21 +15,32 @@
 # only the changed lines sent (fewer bytes, more work per line), which the sampler does not use;
 # and tests/bench/proc_reader in place of the awk: it reads the five files each tick and does
 # nothing else, the floor under any sampler.
+# With --rounds N every figure is measured N times, the workloads taking turns (mawk, BusyBox,
+# ..., htop, floor; then again), and a last row per server gives the median of each column and
+# of each round's ratios: on a virtual machine whose host is busy a single 15 s figure can be
+# off by half (seen here: the floor alone from 0.2% to 1.0% between two runs), and the turns
+# spread that over every workload alike.
 # The servers (and so every session) run on CPU 0 and the clients on CPU 1, where there are two:
 # a router and the machine watching it are two machines, and the client's work (decoding and
 # rating each tick) must not slow the server by sharing its core. The ticks of the rows other
 # than the monitor come from one process that sleeps between them (a shell loop would fork a
 # `sleep` per tick on the client's CPU, which here made the server's figures lower).
-#   tests/bench/sampler_cost.sh [BUILD_DIR] [--candidates]
+#   tests/bench/sampler_cost.sh [BUILD_DIR] [--candidates] [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build/dev candidates=
-for a in "$@"; do
-    case $a in
+build=build/dev candidates= rounds=1
+while [ $# -gt 0 ]; do
+    case $1 in
     --candidates) candidates=1 ;;
-    *) build=$a ;;
+    --rounds)
+        rounds=${2:-}
+        shift
+        ;;
+    *) build=$1 ;;
     esac
+    shift
 done
+case $rounds in '' | *[!0-9]* | 0) echo "--rounds takes a count" >&2; exit 2 ;; esac
 dir=$PWD/$build/bench-sampler
 cli=$PWD/$build/app/coresteer-cli
 tests/ssh/servers.sh start "$dir" >/dev/null
@@ -143,6 +154,22 @@ head='%-9s %7s %7s %7s %7s %6s %6s %7s %7s'
 printf "$head" server mawk busybox htop floor ratio r-bb bytes b-bb
 [ -z "$candidates" ] || printf ' %8s %6s %7s %7s %6s' bb-lines r-bbl b-bbl reader r-rd
 echo
+# One row: the server, then mawk busybox htop floor ratio r-bb bytes b-bb [bb-lines r-bbl b-bbl
+# reader r-rd].
+show() {
+    local name=$1
+    shift
+    printf "$head" "$name" "$1%" "$2%" "$3%" "$4%" "$5" "$6" "$7" "$8"
+    [ $# -le 8 ] || printf ' %8s %6s %7s %7s %6s' "$9%" "${10}" "${11}" "${12}%" "${13}"
+    echo
+}
+# The median of its arguments (numbers, with or without a trailing %).
+median() {
+    printf '%s\n' "${@%\%}" | sort -g | awk '
+        { v[NR] = $1 }
+        END { m = int((NR + 1) / 2); x = NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2
+              printf(x == int(x) && index(v[1], ".") == 0 ? "%d" : "%.2f", x) }'
+}
 for server in sshd dropbear; do
     port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
     if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
@@ -152,28 +179,42 @@ for server in sshd dropbear; do
     ssh_opts=(-o BatchMode=yes -o UserKnownHostsFile="$kh" -o StrictHostKeyChecking=yes
               -o GlobalKnownHostsFile=/dev/null -F /dev/null -o IdentitiesOnly=yes
               -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
-    mon=$(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
-        --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null 2> '$dir/monitor.err'")
-    monbb=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
-        \"\$(cat '$dir/sampler.cmd')\" > '$dir/busybox.out' 2>/dev/null")
-    if [ -n "$candidates" ]; then
-        monbbl=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
-            \"\$(cat '$dir/sampler-lines.cmd')\" > '$dir/busybox-lines.out' 2>/dev/null")
-        reader=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} '$dir/proc_reader' \
-            > /dev/null 2>&1")
+    cols=() # each round's row, then the medians
+    for ((r = 1; r <= rounds; r++)); do
+        mon=$(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
+            --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null 2> '$dir/monitor.err'")
+        monbb=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+            \"\$(cat '$dir/sampler.cmd')\" > '$dir/busybox.out' 2>/dev/null")
+        monbbl= reader=
+        if [ -n "$candidates" ]; then
+            monbbl=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+                \"\$(cat '$dir/sampler-lines.cmd')\" > '$dir/busybox-lines.out' 2>/dev/null")
+            reader=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+                '$dir/proc_reader' > /dev/null 2>&1")
+        fi
+        htop=$(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
+            'TERM=xterm htop -d 1' > /dev/null 2>&1")
+        floor=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat > /dev/null 2>&1")
+        # The monitor's own count (printed when it stops): samples and bytes from the router.
+        sleep 0.5
+        read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
+        per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
+        row=("$mon" "$monbb" "$htop" "$floor" "$(ratio "$mon" "$htop")" "$(ratio "$monbb" "$htop")"
+             "$per" "$(per_tick "$dir/busybox.out")")
+        [ -z "$candidates" ] || row+=("$monbbl" "$(ratio "$monbbl" "$htop")"
+                                      "$(per_tick "$dir/busybox-lines.out")" "$reader"
+                                      "$(ratio "$reader" "$htop")")
+        cols+=("${row[*]}")
+        show "$server" "${row[@]}"
+    done
+    if [ "$rounds" -gt 1 ]; then
+        med=()
+        for ((c = 1; c <= ${#row[@]}; c++)); do
+            # shellcheck disable=SC2046
+            med+=("$(median $(printf '%s\n' "${cols[@]}" | cut -d' ' -f"$c"))")
+        done
+        show "  median" "${med[@]}"
     fi
-    htop=$(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
-        'TERM=xterm htop -d 1' > /dev/null 2>&1")
-    floor=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat > /dev/null 2>&1")
-    # The monitor's own count (printed when it stops): samples and bytes from the router.
-    sleep 0.5
-    read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
-    per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
-    printf "$head" "$server" "$mon%" "$monbb%" "$htop%" "$floor%" "$(ratio "$mon" "$htop")" \
-        "$(ratio "$monbb" "$htop")" "$per" "$(per_tick "$dir/busybox.out")"
-    [ -z "$candidates" ] || printf ' %8s %6s %7s %7s %6s' "$monbbl%" "$(ratio "$monbbl" "$htop")" \
-        "$(per_tick "$dir/busybox-lines.out")" "$reader%" "$(ratio "$reader" "$htop")"
-    echo
 done
 echo "(ratio = sampler / htop, r-bb under BusyBox awk; target <= 0.2)"
 [ -z "$candidates" ] || echo "(bb-lines: BusyBox awk sending changed lines; reader: no awk, the floor)"

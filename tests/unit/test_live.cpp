@@ -327,6 +327,18 @@ std::string statCut(const std::string& text) {
     return text.substr(0, text.find("\nintr") + 1);
 }
 
+// /proc/interrupts up to its architecture's rows (the first row after the header whose label
+// is not a number), as the sampler cuts it.
+std::string interruptsCut(const std::string& text) {
+    for (auto at = text.find('\n'); at != std::string::npos && at + 1 < text.size();
+         at = text.find('\n', at + 1)) {
+        const auto label = text.find_first_not_of(' ', at + 1);
+        if (label != std::string::npos && (text[label] < '0' || text[label] > '9'))
+            return text.substr(0, at + 1);
+    }
+    return text;
+}
+
 // The file up to and including the line holding `mark`, or all of it.
 std::string upToLineWith(const std::string& text, const std::string& mark) {
     const auto at = text.find(mark);
@@ -351,7 +363,7 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     const auto statText = slurp(root / "proc/stat");
     const bool statWhole = whole(statCut(statText));
     const bool softWhole = whole(upToLineWith(slurp(root / "proc/softirqs"), "NET_RX:"));
-    const bool irqsWhole = whole(slurp(root / "proc/interrupts"));
+    const bool irqsWhole = whole(interruptsCut(slurp(root / "proc/interrupts")));
     const bool devWhole = whole(slurp(root / "proc/net/dev"));
     const std::string awk = mawk ? which("mawk") : which("busybox") + " awk";
     AwkProcess p(awk, root.string(), dir / "bin", c.wholeMax);
@@ -375,7 +387,8 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
             EXPECT_EQ(t.softirqs, upToLineWith(files.softirqs, "NET_RX:"));
         }
         if (irqsWhole) {
-            EXPECT_EQ(t.interrupts, files.interrupts);
+            EXPECT_EQ(t.interrupts, interruptsCut(files.interrupts));
+            EXPECT_LT(t.interrupts.size(), files.interrupts.size());
         }
         if (devWhole) {
             EXPECT_EQ(t.netdev, files.netdev);
