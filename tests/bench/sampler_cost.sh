@@ -77,6 +77,8 @@ if [ "$(nproc)" -ge 2 ]; then
     taskset -p -c 0 "$(cat "$dir/sshd.pid")" >/dev/null
     taskset -p -c 0 "$(cat "$dir/dropbear.pid")" >/dev/null
     client_cpu="taskset -c 1"
+    # This script too: it reads /proc every second while a session runs.
+    taskset -p -c 1 $$ >/dev/null
 fi
 steady=15
 
@@ -87,7 +89,7 @@ steady=15
 tree_us() {
     local root=$1 f s rest pid run
     for f in /proc/[0-9]*/stat; do
-        s=$(cat "$f" 2>/dev/null) || continue
+        read -r s 2>/dev/null < "$f" || continue
         pid=${s%% *}
         read -r run _ < "/proc/$pid/schedstat" 2>/dev/null || continue
         rest=${s##*) }
@@ -115,20 +117,45 @@ new_child() {
     done
 }
 
-# Runs a workload in the background, waits for its session, measures it for $steady s.
+# The median of its arguments (numbers, with or without a trailing %).
+median() {
+    printf '%s\n' "${@%\%}" | sort -g | awk '
+        { v[NR] = $1 }
+        END { m = int((NR + 1) / 2); x = NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2
+              printf(x == int(x) && index(v[1], ".") == 0 ? "%d" : "%.2f", x) }'
+}
+
+# % of one core: CPU microseconds from $1 to $2 over the wall-clock seconds from $3 to $4.
+pct() {
+    awk -v a="$1" -v b="$2" -v x="$3" -v y="$4" 'BEGIN { printf "%.2f", (b - a) / 1e4 / (y - x) }'
+}
+
+# Runs a workload in the background, waits for its session, measures it for $steady s. Prints
+# two figures, as % of one core: the mean over the whole window, and the median of its one-second
+# slices (a second in which the host took the CPU away counts once, not with its whole weight).
 measure() {
     local master=$1; shift
-    local before session t0 t1
+    local before session t0 t1 w0 w1 ta wa tb wb i slices=()
     before=$(pgrep -P "$master" | tr '\n' ' ' || true)
     $client_cpu "$@" 2>/dev/null &
     pids+=($!)
     local wl=$!
     sleep 3 # connected, and past the first tick
-    session=$(new_child "$master" "$before")
-    [ -n "$session" ] || { echo "no session found" >&2; kill "$wl"; return 1; }
-    t0=$(tree_us "$session")
-    sleep "$steady"
-    t1=$(tree_us "$session")
+    for _ in 1 2 3 4 5; do
+        session=$(new_child "$master" "$before")
+        [ -z "$session" ] || break
+        sleep 1
+    done
+    [ -n "$session" ] || { echo "no session found for $*" >&2; kill "$wl"; return 1; }
+    t0=$(tree_us "$session") w0=$EPOCHREALTIME
+    ta=$t0 wa=$w0
+    for ((i = 0; i < steady; i++)); do
+        sleep 1
+        tb=$(tree_us "$session") wb=$EPOCHREALTIME
+        slices+=("$(pct "$ta" "$tb" "$wa" "$wb")")
+        ta=$tb wa=$wb
+    done
+    t1=$tb w1=$wb
     {
         pkill -TERM -P "$wl" || true
         kill "$wl" || true
@@ -139,7 +166,7 @@ measure() {
         kill -0 "$session" 2>/dev/null || break
         sleep 0.1
     done
-    awk -v a="$t0" -v b="$t1" -v s="$steady" 'BEGIN { printf "%.2f", (b - a) / 1e6 / s * 100 }'
+    echo "$(pct "$t0" "$t1" "$w0" "$w1") $(median "${slices[@]}")"
 }
 
 # Bytes per tick of a sampler's output saved in FILE (a tick starts with "T <uptime>").
@@ -163,13 +190,6 @@ show() {
     [ $# -le 8 ] || printf ' %8s %6s %7s %7s %6s' "$9%" "${10}" "${11}" "${12}%" "${13}"
     echo
 }
-# The median of its arguments (numbers, with or without a trailing %).
-median() {
-    printf '%s\n' "${@%\%}" | sort -g | awk '
-        { v[NR] = $1 }
-        END { m = int((NR + 1) / 2); x = NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2
-              printf(x == int(x) && index(v[1], ".") == 0 ? "%d" : "%.2f", x) }'
-}
 for server in sshd dropbear; do
     port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
     if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
@@ -179,42 +199,55 @@ for server in sshd dropbear; do
     ssh_opts=(-o BatchMode=yes -o UserKnownHostsFile="$kh" -o StrictHostKeyChecking=yes
               -o GlobalKnownHostsFile=/dev/null -F /dev/null -o IdentitiesOnly=yes
               -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
-    cols=() # each round's row, then the medians
+    cols=() cols1=() # each round's rows: means over the window, and one-second medians
     for ((r = 1; r <= rounds; r++)); do
-        mon=$(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
+        read -r mon mon1 < <(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
             --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null 2> '$dir/monitor.err'")
-        monbb=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+        read -r monbb monbb1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
             \"\$(cat '$dir/sampler.cmd')\" > '$dir/busybox.out' 2>/dev/null")
-        monbbl= reader=
+        monbbl= reader= monbbl1= reader1=
         if [ -n "$candidates" ]; then
-            monbbl=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+            read -r monbbl monbbl1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
                 \"\$(cat '$dir/sampler-lines.cmd')\" > '$dir/busybox-lines.out' 2>/dev/null")
-            reader=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
+            read -r reader reader1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
                 '$dir/proc_reader' > /dev/null 2>&1")
         fi
-        htop=$(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
+        read -r htop htop1 < <(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
             'TERM=xterm htop -d 1' > /dev/null 2>&1")
-        floor=$(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat > /dev/null 2>&1")
+        read -r floor floor1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat > /dev/null 2>&1")
         # The monitor's own count (printed when it stops): samples and bytes from the router.
         sleep 0.5
         read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
         per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
-        row=("$mon" "$monbb" "$htop" "$floor" "$(ratio "$mon" "$htop")" "$(ratio "$monbb" "$htop")"
-             "$per" "$(per_tick "$dir/busybox.out")")
-        [ -z "$candidates" ] || row+=("$monbbl" "$(ratio "$monbbl" "$htop")"
-                                      "$(per_tick "$dir/busybox-lines.out")" "$reader"
-                                      "$(ratio "$reader" "$htop")")
-        cols+=("${row[*]}")
-        show "$server" "${row[@]}"
+        bytes=("$per" "$(per_tick "$dir/busybox.out")")
+        [ -z "$candidates" ] || lines=$(per_tick "$dir/busybox-lines.out")
+        # The row of the means over the window, then the row of the one-second medians.
+        for k in "" 1; do
+            eval "m=\$mon$k b=\$monbb$k h=\$htop$k f=\$floor$k bl=\$monbbl$k rd=\$reader$k"
+            row=("$m" "$b" "$h" "$f" "$(ratio "$m" "$h")" "$(ratio "$b" "$h")" "${bytes[@]}")
+            [ -z "$candidates" ] || row+=("$bl" "$(ratio "$bl" "$h")" "$lines" "$rd"
+                                          "$(ratio "$rd" "$h")")
+            if [ -z "$k" ]; then
+                cols+=("${row[*]}")
+                show "$server" "${row[@]}"
+            else
+                cols1+=("${row[*]}")
+                show "  1-s" "${row[@]}"
+            fi
+        done
     done
     if [ "$rounds" -gt 1 ]; then
-        med=()
-        for ((c = 1; c <= ${#row[@]}; c++)); do
-            # shellcheck disable=SC2046
-            med+=("$(median $(printf '%s\n' "${cols[@]}" | cut -d' ' -f"$c"))")
+        for k in "" 1; do
+            eval "all=(\"\${cols$k[@]}\")"
+            med=()
+            for ((c = 1; c <= ${#row[@]}; c++)); do
+                # shellcheck disable=SC2046
+                med+=("$(median $(printf '%s\n' "${all[@]}" | cut -d' ' -f"$c"))")
+            done
+            if [ -z "$k" ]; then show "  median" "${med[@]}"; else show "  med 1-s" "${med[@]}"; fi
         done
-        show "  median" "${med[@]}"
     fi
 done
-echo "(ratio = sampler / htop, r-bb under BusyBox awk; target <= 0.2)"
+echo "(ratio = sampler / htop, r-bb under BusyBox awk; target <= 0.2; a server's first row is the"
+echo " mean over the window, its 1-s row the median of the window's one-second slices)"
 [ -z "$candidates" ] || echo "(bb-lines: BusyBox awk sending changed lines; reader: no awk, the floor)"
