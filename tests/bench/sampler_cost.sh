@@ -16,7 +16,7 @@
 # and tests/bench/proc_reader in place of the awk: it reads the five files each tick and does
 # nothing else, the floor under any sampler.
 # With --rounds N every figure is measured N times, the workloads taking turns (mawk, BusyBox,
-# ..., htop, floor; then again), and a last row per server gives the median of each column and
+# ..., htop, floor; then again), and the last rows per server give the median of each column and
 # of each round's ratios: on a virtual machine whose host is busy a single 15 s figure can be
 # off by half (seen here: the floor alone from 0.2% to 1.0% between two runs), and the turns
 # spread that over every workload alike.
@@ -190,6 +190,21 @@ show() {
     [ $# -le 8 ] || printf ' %8s %6s %7s %7s %6s' "$9%" "${10}" "${11}" "${12}%" "${13}"
     echo
 }
+# Sets row from the figures mawk busybox htop floor [bb-lines reader] and the bytes per tick.
+make_row() {
+    row=("$1" "$2" "$3" "$4" "$(ratio "$1" "$3")" "$(ratio "$2" "$3")" "${sizes[@]}")
+    [ -z "$candidates" ] || row+=("$5" "$(ratio "$5" "$3")" "$lines" "$6" "$(ratio "$6" "$3")")
+}
+# Shows, under a label, the median of each column of the rows given (a row a word list).
+show_medians() {
+    local label=$1 c med=()
+    shift
+    for ((c = 1; c <= ${#row[@]}; c++)); do
+        # shellcheck disable=SC2046
+        med+=("$(median $(printf '%s\n' "$@" | cut -d' ' -f"$c"))")
+    done
+    show "$label" "${med[@]}"
+}
 for server in sshd dropbear; do
     port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
     if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
@@ -201,8 +216,9 @@ for server in sshd dropbear; do
               -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
     cols=() cols1=() # each round's rows: means over the window, and one-second medians
     for ((r = 1; r <= rounds; r++)); do
-        read -r mon mon1 < <(measure "$master" sh -c "exec '$cli' monitor '$target' --known-hosts '$kh' \
-            --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null 2> '$dir/monitor.err'")
+        read -r mon mon1 < <(measure "$master" sh -c "exec '$cli' monitor '$target' \
+            --known-hosts '$kh' --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null \
+            2> '$dir/monitor.err'")
         read -r monbb monbb1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
             \"\$(cat '$dir/sampler.cmd')\" > '$dir/busybox.out' 2>/dev/null")
         monbbl= reader= monbbl1= reader1=
@@ -214,38 +230,25 @@ for server in sshd dropbear; do
         fi
         read -r htop htop1 < <(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
             'TERM=xterm htop -d 1' > /dev/null 2>&1")
-        read -r floor floor1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat > /dev/null 2>&1")
+        read -r floor floor1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat \
+            > /dev/null 2>&1")
         # The monitor's own count (printed when it stops): samples and bytes from the router.
         sleep 0.5
         read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
         per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
-        bytes=("$per" "$(per_tick "$dir/busybox.out")")
+        sizes=("$per" "$(per_tick "$dir/busybox.out")")
         [ -z "$candidates" ] || lines=$(per_tick "$dir/busybox-lines.out")
         # The row of the means over the window, then the row of the one-second medians.
-        for k in "" 1; do
-            eval "m=\$mon$k b=\$monbb$k h=\$htop$k f=\$floor$k bl=\$monbbl$k rd=\$reader$k"
-            row=("$m" "$b" "$h" "$f" "$(ratio "$m" "$h")" "$(ratio "$b" "$h")" "${bytes[@]}")
-            [ -z "$candidates" ] || row+=("$bl" "$(ratio "$bl" "$h")" "$lines" "$rd"
-                                          "$(ratio "$rd" "$h")")
-            if [ -z "$k" ]; then
-                cols+=("${row[*]}")
-                show "$server" "${row[@]}"
-            else
-                cols1+=("${row[*]}")
-                show "  1-s" "${row[@]}"
-            fi
-        done
+        make_row "$mon" "$monbb" "$htop" "$floor" "$monbbl" "$reader"
+        cols+=("${row[*]}")
+        show "$server" "${row[@]}"
+        make_row "$mon1" "$monbb1" "$htop1" "$floor1" "$monbbl1" "$reader1"
+        cols1+=("${row[*]}")
+        show "  1-s" "${row[@]}"
     done
     if [ "$rounds" -gt 1 ]; then
-        for k in "" 1; do
-            eval "all=(\"\${cols$k[@]}\")"
-            med=()
-            for ((c = 1; c <= ${#row[@]}; c++)); do
-                # shellcheck disable=SC2046
-                med+=("$(median $(printf '%s\n' "${all[@]}" | cut -d' ' -f"$c"))")
-            done
-            if [ -z "$k" ]; then show "  median" "${med[@]}"; else show "  med 1-s" "${med[@]}"; fi
-        done
+        show_medians "  median" "${cols[@]}"
+        show_medians "  med 1-s" "${cols1[@]}"
     fi
 done
 echo "(ratio = sampler / htop, r-bb under BusyBox awk; target <= 0.2; a server's first row is the"
