@@ -290,7 +290,11 @@ std::optional<FileBundle> collectRemote(ssh::Session& session, const std::string
         return std::nullopt;
     }
     FileBundle bundle;
-    bundle.origin = "ssh://" + session.target().display() + (root == "/" ? "" : root);
+    // A relative root is relative to the login directory, written the way sftp URLs write it.
+    bundle.origin = "ssh://" + session.target().display() +
+                    (root.empty() || root == "/" ? ""
+                     : root.front() == '/'       ? root
+                                                 : "/~/" + root);
     if (!parseCollectOutput(r->out, cs.token, bundle, error))
         return std::nullopt;
     return bundle;

@@ -205,6 +205,11 @@ bool Session::configure() {
     ok = ok && ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &seconds) == SSH_OK;
     const int no = 0;
     ok = ok && ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &no) == SSH_OK;
+    // Every message this client sends is small and awaited (the handshake, one exec, the
+    // sampler's pacing lines). With Nagle on, a second small message waits for the ACK of the
+    // first, which a server like dropbear delays by up to 40 ms when it has nothing to say.
+    const int yes = 1;
+    ok = ok && ssh_options_set(s, SSH_OPTIONS_NODELAY, &yes) == SSH_OK;
     if (!ok)
         return fail(ErrorKind::BadTarget, ssh_get_error(s));
     if (t.configFile != "none") {

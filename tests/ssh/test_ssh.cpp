@@ -647,7 +647,8 @@ TEST(SshCli, SnapshotOverSshMatchesLocal) {
     EXPECT_EQ(status, 0);
     auto remote = nlohmann::json::parse(out);
     auto local = toJson(buildSnapshot(collectLocal(board)));
-    EXPECT_EQ(remote["origin"].get<std::string>().rfind("ssh://", 0), 0u);
+    EXPECT_EQ(remote["origin"].get<std::string>(),
+              "ssh://" + env("CS_SSH_USER") + "@127.0.0.1:" + env("CS_DROPBEAR_PORT") + board);
     remote.erase("origin");
     local.erase("origin");
     EXPECT_EQ(remote, local);
