@@ -861,7 +861,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     auto next = start;
     int failures = 0, samples = 0;
     while (!g_interrupted.load()) {
-        next += period;
+        next = nextTick(next, std::chrono::steady_clock::now(), period);
         if (o.duration > 0 && next - start > std::chrono::duration<double>(o.duration))
             break;
         std::this_thread::sleep_until(next);

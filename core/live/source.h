@@ -5,6 +5,7 @@
 #include "core/live/sample.h"
 #include "core/live/stream.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,16 @@ public:
 protected:
     SampleTexts m_texts;
 };
+
+// The time of the tick after the one due at `due`, `period` later; or `now` when this process
+// could not run for longer than a period (suspended, a stalled machine): the ticks missed are
+// skipped, not caught up with in a burst that the router would pay for.
+inline std::chrono::steady_clock::time_point nextTick(std::chrono::steady_clock::time_point due,
+                                                      std::chrono::steady_clock::time_point now,
+                                                      std::chrono::steady_clock::duration period) {
+    const auto next = due + period;
+    return now > next + period ? now : next;
+}
 
 // Reads <root>/proc/{uptime,stat,softirqs,interrupts,net/dev} on each tick.
 std::unique_ptr<SampleSource> localSampleSource(std::string root);

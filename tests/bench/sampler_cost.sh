@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # What watching costs the router: the CPU time of the whole server-side SSH session (the sshd or
-# dropbear process for the connection and everything it runs), over 15 s of steady state with
-# the connect excluded, for
+# dropbear process for the connection and everything it runs), connect excluded, for
 #   - coresteer-cli monitor at 10 Hz (one awk over one channel), with the mawk it prefers where
 #     there is one (Debian, most x86 routers): every file by its lines, only changed lines sent,
 #   - the same sampler command under BusyBox awk, as OpenWrt runs it (a PATH where `awk` is
 #     BusyBox and there is no mawk), paced at 10 Hz by lines from the client as the monitor does:
 #     each file read whole, and sent whole when it changed,
-#   - htop -d 1 over ssh -tt (htop refreshing 10 times a second: what people watch with today),
 #   - a tick that carries nothing: a line sent every 100 ms to a remote `cat` (the transport floor),
-# on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. Target: the
-# monitor at most 0.2 x htop, under either awk. Prints the figures and the bytes per sample.
+# each against htop -d 1 over ssh -tt (htop refreshing 10 times a second: what people watch with
+# today), on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. Target:
+# the monitor at most 0.2 x htop, under either awk. Prints the figures and the bytes per sample.
+#
+# Each workload runs in turns with its own htop session: one second the workload runs and htop
+# is stopped (SIGSTOP on the server), the next second htop runs and the workload is stopped
+# (SIGSTOP on its client; the client skips the ticks it missed, so nothing comes in a burst),
+# 15 turns each, 15 s of steady state for each side. On a virtual machine the host's other load
+# shows up as CPU time of whichever process runs, and it comes and goes over tens of seconds
+# (seen here: a `cat` floor from 0.2% to 2.5% of a core, a sampler from 0.56% to 2.4%, between
+# windows a minute apart). Adjacent seconds see the same host, so each turn gives a ratio of its
+# own, and the median of the 15 is the figure the target is checked against; nothing runs beside
+# anything else, so neither pays for the other's cache misses.
 # With --candidates it also measures the other way for BusyBox awk: every file by its lines and
 # only the changed lines sent (fewer bytes, more work per line), which the sampler does not use;
 # and tests/bench/proc_reader in place of the awk: it reads the five files each tick and does
 # nothing else, the floor under any sampler.
-# With --rounds N every figure is measured N times, the workloads taking turns (mawk, BusyBox,
-# ..., htop, floor; then again), and the last rows per server give the median of each column and
-# of each round's ratios: on a virtual machine whose host is busy a single 15 s figure can be
-# off by half (seen here: the floor alone from 0.2% to 1.0% between two runs), and the turns
-# spread that over every workload alike.
+# With --rounds N every workload is measured N times, taking turns, and the last rows per server
+# give the medians.
 # The servers (and so every session) run on CPU 0 and the clients on CPU 1, where there are two:
 # a router and the machine watching it are two machines, and the client's work (decoding and
 # rating each tick) must not slow the server by sharing its core. The ticks of the rows other
@@ -28,7 +34,7 @@
 #   tests/bench/sampler_cost.sh [BUILD_DIR] [--candidates] [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build/dev candidates= rounds=1
+build=build/dev candidates='' rounds=1
 while [ $# -gt 0 ]; do
     case $1 in
     --candidates) candidates=1 ;;
@@ -44,12 +50,18 @@ case $rounds in '' | *[!0-9]* | 0) echo "--rounds takes a count" >&2; exit 2 ;; 
 dir=$PWD/$build/bench-sampler
 cli=$PWD/$build/app/coresteer-cli
 tests/ssh/servers.sh start "$dir" >/dev/null
-pids=()
 cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    local g
+    # Every client group started, stopped or not (kill -CONT first: a stopped one would not go).
+    if [ -f "$dir/groups" ]; then
+        while read -r g; do
+            { kill -CONT -- "-$g"; kill -TERM -- "-$g"; } 2>/dev/null || true
+        done < "$dir/groups"
+    fi
     tests/ssh/servers.sh stop "$dir"
 }
 trap cleanup EXIT
+rm -f "$dir/groups"
 . "$dir/env"
 # The sampler's command with BusyBox as the only awk (in a directory the test user can read).
 bb=$dir/busybox-awk
@@ -64,7 +76,8 @@ cat > "$dir/ticker.pl" <<'PERL'
 use Time::HiRes qw(time sleep);
 $| = 1;
 my $t = time;
-while (1) { $t += 0.1; my $d = $t - time; sleep($d) if $d > 0; print "\n"; }
+# Ticks missed while stopped are skipped, as the monitor skips them.
+while (1) { $t += 0.1; my $d = $t - time; $t = time if $d < -0.1; sleep($d) if $d > 0; print "\n"; }
 PERL
 ticker="perl $dir/ticker.pl"
 cp "$PWD/$build/tests/bench/proc_reader" "$dir/proc_reader"
@@ -80,33 +93,30 @@ if [ "$(nproc)" -ge 2 ]; then
     # This script too: it reads /proc every second while a session runs.
     taskset -p -c 1 $$ >/dev/null
 fi
-steady=15
+steady=${CS_BENCH_TURNS:-15} settle=0.3
 
-# CPU time in microseconds of a process and all its descendants: the scheduler's own count for
-# each live process (/proc/PID/schedstat, in ns: exact, where utime and stime are sampled at
-# the timer tick, too coarse for a process that runs half a millisecond a tick) plus the
-# children each has reaped (cutime + cstime, in clock ticks).
-tree_us() {
-    local root=$1 f s rest pid run
-    for f in /proc/[0-9]*/stat; do
-        read -r s 2>/dev/null < "$f" || continue
-        pid=${s%% *}
+# A process and all its descendants, as a list of PIDs.
+tree_pids() {
+    local c
+    echo "$1"
+    for c in $(pgrep -P "$1"); do tree_pids "$c"; done
+}
+
+# CPU time in microseconds of the processes given: the scheduler's own count for each
+# (/proc/PID/schedstat, in ns: exact, where utime and stime are sampled at the timer tick, too
+# coarse for a process that runs half a millisecond a tick) plus the children each has reaped
+# (cutime + cstime, in clock ticks). Bash builtins only: it is read twice a second.
+cpu_us() {
+    local pid run s rest sum=0
+    for pid in "$@"; do
         read -r run _ < "/proc/$pid/schedstat" 2>/dev/null || continue
+        read -r s < "/proc/$pid/stat" 2>/dev/null || continue
         rest=${s##*) }
         # shellcheck disable=SC2086
         set -- $rest
-        echo "$pid $2 $run ${14} ${15}"
-    done | awk -v r="$root" -v hz="$hz" '
-        { pp[$1] = $2; t[$1] = $3 / 1000 + ($4 + $5) * 1e6 / hz }
-        END {
-            sum = 0
-            for (p in pp) {
-                q = p
-                for (i = 0; i < 64 && q != "" && q != 0 && q != r; i++) q = pp[q]
-                if (q == r) sum += t[p]
-            }
-            printf "%.0f\n", sum
-        }'
+        sum=$((sum + run / 1000 + (${14} + ${15}) * 1000000 / hz))
+    done
+    echo "$sum"
 }
 
 # The child of the server's master process that appeared since `before` (the session).
@@ -130,81 +140,119 @@ pct() {
     awk -v a="$1" -v b="$2" -v x="$3" -v y="$4" 'BEGIN { printf "%.2f", (b - a) / 1e4 / (y - x) }'
 }
 
-# Runs a workload in the background, waits for its session, measures it for $steady s. Prints
-# two figures, as % of one core: the mean over the whole window, and the median of its one-second
-# slices (a second in which the host took the CPU away counts once, not with its whole weight).
-measure() {
-    local master=$1; shift
-    local before session t0 t1 w0 w1 ta wa tb wb i slices=()
+# Starts a command in the background in a process group of its own (so that one signal stops or
+# resumes the whole client: ticker and ssh) and waits for its session under the server's
+# master process. Sets started (the group) and session.
+start_session() {
+    local master=$1 before
+    shift
     before=$(pgrep -P "$master" | tr '\n' ' ' || true)
-    $client_cpu "$@" 2>/dev/null &
-    pids+=($!)
-    local wl=$!
-    sleep 3 # connected, and past the first tick
-    for _ in 1 2 3 4 5; do
-        session=$(new_child "$master" "$before")
-        [ -z "$session" ] || break
-        sleep 1
-    done
-    [ -n "$session" ] || { echo "no session found for $*" >&2; kill "$wl"; return 1; }
-    t0=$(tree_us "$session") w0=$EPOCHREALTIME
-    ta=$t0 wa=$w0
-    for ((i = 0; i < steady; i++)); do
-        sleep 1
-        tb=$(tree_us "$session") wb=$EPOCHREALTIME
-        slices+=("$(pct "$ta" "$tb" "$wa" "$wb")")
-        ta=$tb wa=$wb
-    done
-    t1=$tb w1=$wb
-    {
-        pkill -TERM -P "$wl" || true
-        kill "$wl" || true
-        wait "$wl" || true
-    } 2>/dev/null
-    # The next workload starts only when this session is gone, so it cannot be taken for it.
+    setsid $client_cpu "$@" > /dev/null 2>&1 &
+    started=$!
+    echo "$started" >> "$dir/groups" # for cleanup, should this script be stopped
+    session=
     for _ in $(seq 50); do
-        kill -0 "$session" 2>/dev/null || break
+        sleep 0.2
+        session=$(new_child "$master" "$before")
+        [ -z "$session" ] || return 0
+    done
+    echo "no session found for $*" >&2
+    return 1
+}
+
+# The first process named NAME under process PID.
+descendant() {
+    local c
+    for c in $(pgrep -P "$1"); do
+        if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = "$2" ]; then
+            echo "$c"
+            return 0
+        fi
+        descendant "$c" "$2" && return 0
+    done
+    return 1
+}
+
+# Stops a client (its whole group) and the session it started, and waits until the session is
+# gone, so that the next one cannot be taken for it.
+end_session() {
+    local group=$1 sess=$2
+    { kill -CONT -- "-$group"; kill -TERM -- "-$group"; } 2>/dev/null || true
+    wait "$group" 2>/dev/null || true
+    for _ in $(seq 50); do
+        kill -0 "$sess" 2>/dev/null || break
         sleep 0.1
     done
-    echo "$(pct "$t0" "$t1" "$w0" "$w1") $(median "${slices[@]}")"
+}
+
+# Measures a workload (the command given) against htop -d 1, in $steady turns (see the top):
+# the workload runs, and after $settle s its CPU time is counted for one second; then it is
+# stopped and htop runs, counted the same way, and is stopped. The settling leaves out what
+# resuming costs (measured here: htop's second right after SIGCONT costs 5-17% more than one of
+# its steady seconds) and lets the last tick of the side that stopped finish. Prints, as % of one
+# core: the workload's mean, htop's mean, and the median of the turns' ratios.
+measure() {
+    local master=$1 htop_group htop_session htop_pid w_group w_session
+    shift
+    start_session "$master" sh -c "sleep 900 | exec ssh -tt ${ssh_opts[*]} \
+        'TERM=xterm htop -d 1' > /dev/null 2>&1" || return 1
+    htop_group=$started htop_session=$session
+    for _ in $(seq 50); do
+        htop_pid=$(descendant "$htop_session" htop || true)
+        [ -z "$htop_pid" ] || break
+        sleep 0.1
+    done
+    [ -n "$htop_pid" ] || { echo "htop did not start" >&2; return 1; }
+    kill -STOP "$htop_pid"
+    start_session "$master" "$@" || return 1
+    w_group=$started w_session=$session
+    sleep 2 # connected, and past the first ticks
+    local wp hp k a b c d w0 w1 h0 h1 q wus=0 hus=0 ws=0 hs=0 turns=()
+    # Nothing forks in steady state: the processes counted are known now.
+    wp=$(tree_pids "$w_session" | tr '\n' ' ')
+    hp=$(tree_pids "$htop_session" | tr '\n' ' ')
+    for ((k = 0; k < steady; k++)); do
+        kill -CONT -- "-$w_group"
+        sleep "$settle"
+        # shellcheck disable=SC2086
+        w0=$(cpu_us $wp) a=$EPOCHREALTIME
+        sleep 1
+        # shellcheck disable=SC2086
+        w1=$(cpu_us $wp) b=$EPOCHREALTIME
+        kill -STOP -- "-$w_group"
+        kill -CONT "$htop_pid"
+        sleep "$settle"
+        # shellcheck disable=SC2086
+        h0=$(cpu_us $hp) c=$EPOCHREALTIME
+        sleep 1
+        # shellcheck disable=SC2086
+        h1=$(cpu_us $hp) d=$EPOCHREALTIME
+        kill -STOP "$htop_pid"
+        read -r wus hus ws hs q < <(awk -v w="$((w1 - w0))" -v h="$((h1 - h0))" \
+            -v a="$a" -v b="$b" -v c="$c" -v d="$d" -v W="$wus" -v H="$hus" -v WS="$ws" \
+            -v HS="$hs" 'BEGIN { printf "%d %d %.6f %.6f %.4f\n", W + w, H + h, WS + b - a,
+                HS + d - c, (h > 0 ? (w / (b - a)) / (h / (d - c)) : 0) }')
+        turns+=("$q")
+    done
+    kill -CONT "$htop_pid" 2>/dev/null || true
+    end_session "$w_group" "$w_session"
+    end_session "$htop_group" "$htop_session"
+    awk -v w="$wus" -v h="$hus" -v ws="$ws" -v hs="$hs" -v m="$(median "${turns[@]}")" \
+        'BEGIN { printf "%.2f %.2f %s\n", w / 1e4 / ws, h / 1e4 / hs, m }'
 }
 
 # Bytes per tick of a sampler's output saved in FILE (a tick starts with "T <uptime>").
 per_tick() {
     awk '/^T [0-9]/ { n++ } END { printf "%.0f", n ? b / n : 0 }' b="$(wc -c < "$1")" "$1"
 }
-ratio() { awk -v m="$1" -v h="$2" 'BEGIN { printf "%.2f", (h > 0 ? m / h : 0) }'; }
 
-echo "server-side CPU of one SSH session, % of one core, over ${steady} s (connect excluded),"
-echo "and the sampler's bytes per tick:"
-head='%-9s %7s %7s %7s %7s %6s %6s %7s %7s'
-printf "$head" server mawk busybox htop floor ratio r-bb bytes b-bb
-[ -z "$candidates" ] || printf ' %8s %6s %7s %7s %6s' bb-lines r-bbl b-bbl reader r-rd
-echo
-# One row: the server, then mawk busybox htop floor ratio r-bb bytes b-bb [bb-lines r-bbl b-bbl
-# reader r-rd].
-show() {
-    local name=$1
-    shift
-    printf "$head" "$name" "$1%" "$2%" "$3%" "$4%" "$5" "$6" "$7" "$8"
-    [ $# -le 8 ] || printf ' %8s %6s %7s %7s %6s' "$9%" "${10}" "${11}" "${12}%" "${13}"
-    echo
-}
-# Sets row from the figures mawk busybox htop floor [bb-lines reader] and the bytes per tick.
-make_row() {
-    row=("$1" "$2" "$3" "$4" "$(ratio "$1" "$3")" "$(ratio "$2" "$3")" "${sizes[@]}")
-    [ -z "$candidates" ] || row+=("$5" "$(ratio "$5" "$3")" "$lines" "$6" "$(ratio "$6" "$3")")
-}
-# Shows, under a label, the median of each column of the rows given (a row a word list).
-show_medians() {
-    local label=$1 c med=()
-    shift
-    for ((c = 1; c <= ${#row[@]}; c++)); do
-        # shellcheck disable=SC2046
-        med+=("$(median $(printf '%s\n' "$@" | cut -d' ' -f"$c"))")
-    done
-    show "$label" "${med[@]}"
-}
+echo "server-side CPU of one SSH session, % of one core while it runs, in ${steady} one-second"
+echo "turns with htop -d 1 in a session of its own (connect excluded); ratio = workload / htop,"
+echo "the median of the turns' ratios (target <= 0.2 for the sampler); bytes per tick:"
+fmt='%-9s %-9s %7s %7s %6s %7s\n'
+# shellcheck disable=SC2059
+printf "$fmt" server workload cpu htop ratio bytes
+rows=() # "server workload cpu htop ratio bytes", every round
 for server in sshd dropbear; do
     port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
     if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
@@ -214,43 +262,57 @@ for server in sshd dropbear; do
     ssh_opts=(-o BatchMode=yes -o UserKnownHostsFile="$kh" -o StrictHostKeyChecking=yes
               -o GlobalKnownHostsFile=/dev/null -F /dev/null -o IdentitiesOnly=yes
               -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
-    cols=() cols1=() # each round's rows: means over the window, and one-second medians
+    workloads=(mawk busybox)
+    [ -z "$candidates" ] || workloads+=(bb-lines reader)
+    workloads+=(floor)
     for ((r = 1; r <= rounds; r++)); do
-        read -r mon mon1 < <(measure "$master" sh -c "exec '$cli' monitor '$target' \
-            --known-hosts '$kh' --identity '$CS_CLIENT_KEY' --rate 10 --duration 0 > /dev/null \
-            2> '$dir/monitor.err'")
-        read -r monbb monbb1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
-            \"\$(cat '$dir/sampler.cmd')\" > '$dir/busybox.out' 2>/dev/null")
-        monbbl= reader= monbbl1= reader1=
-        if [ -n "$candidates" ]; then
-            read -r monbbl monbbl1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
-                \"\$(cat '$dir/sampler-lines.cmd')\" > '$dir/busybox-lines.out' 2>/dev/null")
-            read -r reader reader1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} \
-                '$dir/proc_reader' > /dev/null 2>&1")
-        fi
-        read -r htop htop1 < <(measure "$master" sh -c "sleep 60 | exec ssh -tt ${ssh_opts[*]} \
-            'TERM=xterm htop -d 1' > /dev/null 2>&1")
-        read -r floor floor1 < <(measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} cat \
-            > /dev/null 2>&1")
-        # The monitor's own count (printed when it stops): samples and bytes from the router.
-        sleep 0.5
-        read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
-        per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')
-        sizes=("$per" "$(per_tick "$dir/busybox.out")")
-        [ -z "$candidates" ] || lines=$(per_tick "$dir/busybox-lines.out")
-        # The row of the means over the window, then the row of the one-second medians.
-        make_row "$mon" "$monbb" "$htop" "$floor" "$monbbl" "$reader"
-        cols+=("${row[*]}")
-        show "$server" "${row[@]}"
-        make_row "$mon1" "$monbb1" "$htop1" "$floor1" "$monbbl1" "$reader1"
-        cols1+=("${row[*]}")
-        show "  1-s" "${row[@]}"
+        for w in "${workloads[@]}"; do
+            case $w in
+            mawk)
+                # The monitor's own count (printed when it stops): samples and bytes.
+                read -r cpu htop ratio < <(measure "$master" sh -c "exec '$cli' monitor \
+                    '$target' --known-hosts '$kh' --identity '$CS_CLIENT_KEY' --rate 10 \
+                    --duration 0 > /dev/null 2> '$dir/monitor.err'")
+                sleep 0.5
+                read -r samples _ bytes _ < <(tail -1 "$dir/monitor.err" | tr -d ',') || true
+                per=$(awk -v b="${bytes:-0}" -v n="${samples:-0}" \
+                    'BEGIN { printf "%.0f", n ? b / n : 0 }')
+                ;;
+            busybox | bb-lines)
+                f=sampler.cmd
+                [ "$w" = busybox ] || f=sampler-lines.cmd
+                read -r cpu htop ratio < <(measure "$master" sh -c "$ticker | exec ssh \
+                    ${ssh_opts[*]} \"\$(cat '$dir/$f')\" > '$dir/$w.out' 2>/dev/null")
+                per=$(per_tick "$dir/$w.out")
+                ;;
+            reader)
+                read -r cpu htop ratio < <(measure "$master" sh -c "$ticker | exec ssh \
+                    ${ssh_opts[*]} '$dir/proc_reader' > /dev/null 2>&1")
+                per=400
+                ;;
+            floor)
+                read -r cpu htop ratio < <(measure "$master" sh -c "$ticker | exec ssh \
+                    ${ssh_opts[*]} cat > /dev/null 2>&1")
+                per=1
+                ;;
+            esac
+            rows+=("$server $w $cpu $htop $ratio $per")
+            # shellcheck disable=SC2059
+            printf "$fmt" "$server" "$w" "$cpu%" "$htop%" "$ratio" "$per"
+        done
     done
     if [ "$rounds" -gt 1 ]; then
-        show_medians "  median" "${cols[@]}"
-        show_medians "  med 1-s" "${cols1[@]}"
+        for w in "${workloads[@]}"; do
+            # shellcheck disable=SC2046
+            set -- $(printf '%s\n' "${rows[@]}" | awk -v s="$server" -v w="$w" \
+                '$1 == s && $2 == w { print $3, $4, $5, $6 }')
+            c=() h=() q=() b=()
+            while [ $# -ge 4 ]; do c+=("$1") h+=("$2") q+=("$3") b+=("$4"); shift 4; done
+            # shellcheck disable=SC2059
+            printf "$fmt" "  median" "$w" "$(median "${c[@]}")%" "$(median "${h[@]}")%" \
+                "$(median "${q[@]}")" "$(median "${b[@]}")"
+        done
     fi
 done
-echo "(ratio = sampler / htop, r-bb under BusyBox awk; target <= 0.2; a server's first row is the"
-echo " mean over the window, its 1-s row the median of the window's one-second slices)"
-[ -z "$candidates" ] || echo "(bb-lines: BusyBox awk sending changed lines; reader: no awk, the floor)"
+[ -z "$candidates" ] ||
+    echo "(bb-lines: BusyBox awk sending changed lines; reader: no awk, the floor under any sampler)"

@@ -112,6 +112,25 @@ TEST(LiveRates, ResetCountersOfflineCpusAndAStoppedClockGiveNoBogusRates) {
     EXPECT_EQ(r->resets, 1);
 }
 
+// The pace of a monitor: on schedule while it keeps up, including a tick late by less than a
+// period; after a stall, one long interval and no burst of the ticks missed.
+TEST(LivePace, TicksMissedInAStallAreSkippedNotCaughtUp) {
+    using namespace std::chrono_literals;
+    const std::chrono::steady_clock::time_point t0{};
+    EXPECT_EQ(nextTick(t0, t0 + 30ms, 100ms), t0 + 100ms);
+    EXPECT_EQ(nextTick(t0, t0 + 150ms, 100ms), t0 + 100ms); // late: the next one is due now
+    EXPECT_EQ(nextTick(t0, t0 + 200ms, 100ms), t0 + 100ms);
+    EXPECT_EQ(nextTick(t0, t0 + 1300ms, 100ms), t0 + 1300ms); // stalled: no burst of 12
+    // Paced through a one-second stall, to 2.5 s: 16 ticks where 25 were due.
+    auto due = t0;
+    int ticks = 0;
+    for (auto now = t0; due < t0 + 2500ms; ++ticks) {
+        due = nextTick(due, now, 100ms);
+        now = due == t0 + 500ms ? due + 1000ms : due; // stopped for 1 s after the 5th tick
+    }
+    EXPECT_EQ(ticks, 16);
+}
+
 TEST(LiveSample, BadUptimeOrStatIsAnErrorNamingTheFile) {
     Diagnostics d;
     EXPECT_FALSE(parseSample({"abc\n", kStat0, {}, {}, {}}, d));
