@@ -93,7 +93,7 @@ if [ "$(nproc)" -ge 2 ]; then
     # This script too: it reads /proc every second while a session runs.
     taskset -p -c 1 $$ >/dev/null
 fi
-steady=${CS_BENCH_TURNS:-15} settle=0.3
+steady=15 settle=0.3
 
 # A process and all its descendants, as a list of PIDs.
 tree_pids() {
@@ -133,11 +133,6 @@ median() {
         { v[NR] = $1 }
         END { m = int((NR + 1) / 2); x = NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2
               printf(x == int(x) && index(v[1], ".") == 0 ? "%d" : "%.2f", x) }'
-}
-
-# % of one core: CPU microseconds from $1 to $2 over the wall-clock seconds from $3 to $4.
-pct() {
-    awk -v a="$1" -v b="$2" -v x="$3" -v y="$4" 'BEGIN { printf "%.2f", (b - a) / 1e4 / (y - x) }'
 }
 
 # Starts a command in the background in a process group of its own (so that one signal stops or
@@ -253,6 +248,16 @@ fmt='%-9s %-9s %7s %7s %6s %7s\n'
 # shellcheck disable=SC2059
 printf "$fmt" server workload cpu htop ratio bytes
 rows=() # "server workload cpu htop ratio bytes", every round
+# A workload paced by the ticker, on the current server: the remote command given, its output
+# to the file given.
+ticked() {
+    measure "$master" sh -c "$ticker | exec ssh ${ssh_opts[*]} $1 > '$2' 2>/dev/null"
+}
+# Column N of this server's rows for workload w.
+rows_col() {
+    printf '%s\n' "${rows[@]}" | awk -v s="$server" -v w="$w" -v n="$1" \
+        '$1 == s && $2 == w { print $n }'
+}
 for server in sshd dropbear; do
     port=$CS_SSHD_PORT master=$(cat "$dir/sshd.pid")
     if [ "$server" = dropbear ]; then port=$CS_DROPBEAR_PORT master=$(cat "$dir/dropbear.pid"); fi
@@ -281,18 +286,15 @@ for server in sshd dropbear; do
             busybox | bb-lines)
                 f=sampler.cmd
                 [ "$w" = busybox ] || f=sampler-lines.cmd
-                read -r cpu htop ratio < <(measure "$master" sh -c "$ticker | exec ssh \
-                    ${ssh_opts[*]} \"\$(cat '$dir/$f')\" > '$dir/$w.out' 2>/dev/null")
+                read -r cpu htop ratio < <(ticked "\"\$(cat '$dir/$f')\"" "$dir/$w.out")
                 per=$(per_tick "$dir/$w.out")
                 ;;
             reader)
-                read -r cpu htop ratio < <(measure "$master" sh -c "$ticker | exec ssh \
-                    ${ssh_opts[*]} '$dir/proc_reader' > /dev/null 2>&1")
+                read -r cpu htop ratio < <(ticked "'$dir/proc_reader'" /dev/null)
                 per=400
                 ;;
             floor)
-                read -r cpu htop ratio < <(measure "$master" sh -c "$ticker | exec ssh \
-                    ${ssh_opts[*]} cat > /dev/null 2>&1")
+                read -r cpu htop ratio < <(ticked cat /dev/null)
                 per=1
                 ;;
             esac
@@ -303,14 +305,9 @@ for server in sshd dropbear; do
     done
     if [ "$rounds" -gt 1 ]; then
         for w in "${workloads[@]}"; do
-            # shellcheck disable=SC2046
-            set -- $(printf '%s\n' "${rows[@]}" | awk -v s="$server" -v w="$w" \
-                '$1 == s && $2 == w { print $3, $4, $5, $6 }')
-            c=() h=() q=() b=()
-            while [ $# -ge 4 ]; do c+=("$1") h+=("$2") q+=("$3") b+=("$4"); shift 4; done
-            # shellcheck disable=SC2059
-            printf "$fmt" "  median" "$w" "$(median "${c[@]}")%" "$(median "${h[@]}")%" \
-                "$(median "${q[@]}")" "$(median "${b[@]}")"
+            # shellcheck disable=SC2046,SC2059
+            printf "$fmt" "  median" "$w" "$(median $(rows_col 3))%" "$(median $(rows_col 4))%" \
+                "$(median $(rows_col 5))" "$(median $(rows_col 6))"
         done
     fi
 done
