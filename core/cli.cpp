@@ -16,6 +16,7 @@
 #include "core/snapshot_text.h"
 #include "core/ssh/terminal_prompter.h"
 #include "core/text.h"
+#include "core/utf8.h"
 
 #include <CLI/CLI.hpp>
 
@@ -308,11 +309,8 @@ int captureCommand(const Options& o, std::ostream& out, std::ostream& err) {
         return 2;
     }
     const auto& file = o.positional.front();
-    std::ofstream f(file, std::ios::binary | std::ios::trunc);
-    f << writeCapture(*bundle);
-    f.close();
-    if (!f) {
-        err << "coresteer-cli: " << file << ": cannot write\n";
+    if (!text::writeFileAtomic(file, writeCapture(*bundle), &error)) {
+        err << "coresteer-cli: " << error << "\n";
         return 2;
     }
     if (o.json)
@@ -343,10 +341,12 @@ int presetCommand(const std::string& what, Options o, std::ostream& out, std::os
     p.note = "Saved by coresteer-cli from " + a->where + " (" +
              (a->snap.system.model.empty() ? p.board : a->snap.system.model) + ").";
     p.layout = currentLayout(a->snap);
-    std::ofstream f(o.positional.front(), std::ios::binary | std::ios::trunc);
-    f << toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    if (!f) {
-        err << "coresteer-cli: " << o.positional.front() << ": cannot write\n";
+    std::string error;
+    if (!text::writeFileAtomic(
+            o.positional.front(),
+            toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+            &error)) {
+        err << "coresteer-cli: " << error << "\n";
         return 2;
     }
     if (o.json)
@@ -1052,7 +1052,12 @@ int revertCommand(const Options& o, std::ostream& out, std::ostream& err) {
 
 } // namespace
 
-int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::ostream& plainErr) {
+    // What a person reads passes through terminalSafe: names and messages from a router or a
+    // file cannot drive the user's terminal. JSON goes out as it is (its escapes are its own).
+    utf8::TerminalSafeStream err(plainErr), textOut(plainOut);
+    std::ostream* outp = &textOut;
+    std::ostream& out = textOut;
     CLI::App app{kDescription, "coresteer-cli"};
     app.footer(kExitCodes);
     app.set_help_flag("-h,--help", "this text, or a command's");
@@ -1257,13 +1262,17 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         for (auto* const* c = log::categories(); *c; ++c)
             (*c)->enabled = true;
     }
+    if (o.json || recordingJson) {
+        textOut.flush();
+        outp = &plainOut;
+    }
     if (!presetVerb.empty())
-        return presetCommand(presetVerb, o, out, err);
+        return presetCommand(presetVerb, o, *outp, err);
     if (!recordingVerb.empty())
-        return recordingCommand(recordingVerb, files, recordingJson, out, err);
+        return recordingCommand(recordingVerb, files, recordingJson, *outp, err);
     if (exportAnsible) {
         fo.persist.packetSteeringOverride = !noOverride;
-        return exportCommand(presetFile, output, fo, out, err);
+        return exportCommand(presetFile, output, fo, *outp, err);
     }
     if (!chosen)
         return usageError(err, "no command");
@@ -1272,7 +1281,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return code;
     if (chosen->run != &applyCommand && (o.targets.size() > 1 || !o.inventory.empty()))
         return usageError(err, "only apply takes several targets or an inventory");
-    return chosen->run(o, out, err);
+    return chosen->run(o, *outp, err);
 }
 
 } // namespace coresteer

@@ -258,6 +258,7 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
         std::sort(nif.irqs.begin(), nif.irqs.end());
 
     // Threaded NAPI: kthreads named "napi/<interface>-<napi id>" (the name is cut at 15 bytes).
+    // Only kernel threads (their parent is kthreadd, PID 2): any process may take such a name.
     for (const auto& pid : bundle.list("proc")) {
         const auto n = text::parseU64(pid);
         const auto* comm = n && *n <= 0x7fffffff ? bundle.file("proc/" + pid + "/comm") : nullptr;
@@ -274,14 +275,27 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
             NapiThread t;
             t.pid = static_cast<int>(*n);
             t.name = name;
+            bool kernelThread = false;
             if (const auto status = r.text("proc/" + pid + "/status")) {
                 text::LineReader lines(*status);
                 std::string_view line;
-                while (lines.next(line))
+                while (lines.next(line)) {
                     if (text::startsWith(line, "Cpus_allowed:"))
                         t.cpusAllowed = CpuMask::fromHex(text::trim(line.substr(13)));
+                    else if (text::startsWith(line, "PPid:"))
+                        kernelThread = text::parseU64(text::trim(line.substr(5))) == 2u;
+                }
+                if (!kernelThread) {
+                    diag.warn("proc/" + pid + "/status", 0,
+                              "'" + text::printable(name, 40) +
+                                  "' is not a kernel thread (its parent is not kthreadd): not "
+                                  "taken for a NAPI thread");
+                    continue;
+                }
                 if (!t.cpusAllowed)
                     diag.warn("proc/" + pid + "/status", 0, "no readable Cpus_allowed line");
+            } else {
+                continue;
             }
             nif.napi.push_back(std::move(t));
         }

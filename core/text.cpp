@@ -1,10 +1,14 @@
 #include "core/text.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace coresteer::text {
 
@@ -133,19 +137,32 @@ bool startsWith(std::string_view s, std::string_view prefix) {
 }
 
 bool writeFileAtomic(const std::string& path, std::string_view content, std::string* error) {
-    const std::string tmp = path + ".part";
-    bool ok;
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        out.flush();
-        ok = static_cast<bool>(out);
-    }
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    // A temporary of an unpredictable name beside `path`, made with O_EXCL (mkstemp): nothing
+    // anyone placed there beforehand, a link least of all, is opened or written through.
+    std::string tmp = path + ".XXXXXX";
+    const int fd = ::mkstemp(tmp.data());
+    auto fail = [&] {
         if (error)
             *error = path + ": cannot be written";
-        std::remove(tmp.c_str());
         return false;
+    };
+    if (fd < 0)
+        return fail();
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    bool ok = ::fchmod(fd, 0666 & ~mask) == 0;
+    for (std::size_t at = 0; ok && at < content.size();) {
+        const auto n = ::write(fd, content.data() + at, content.size() - at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        ok = n > 0;
+        at += ok ? static_cast<std::size_t>(n) : 0;
+    }
+    ok = ::fsync(fd) == 0 && ok;
+    ok = ::close(fd) == 0 && ok;
+    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        ::unlink(tmp.c_str());
+        return fail();
     }
     return true;
 }

@@ -77,8 +77,9 @@ template <typename Fn> bool forEachLine(std::string& buffer, std::string_view da
     return true;
 }
 
-// Writes `content` to `path` through "<path>.part" and a rename, so a reader never sees half a
-// file. False with *error ("<path>: cannot be written").
+// Writes `content` to `path` through a new temporary file of an unpredictable name beside it
+// (mkstemp) and a rename, so a reader never sees half a file and nothing planted at a known name
+// is written through. False with *error ("<path>: cannot be written").
 bool writeFileAtomic(const std::string& path, std::string_view content, std::string* error);
 
 } // namespace coresteer::text

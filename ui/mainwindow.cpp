@@ -32,6 +32,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -576,12 +577,14 @@ bool MainWindow::savePreset(const QString& path) {
     p.name = (p.board.empty() ? std::string("router") : p.board) + " as arranged";
     p.note = "Saved by coresteer from " + snap->origin + ".";
     p.layout = m_grid->pendingLayout(true);
-    QFile f(path);
+    // A temporary beside it and a rename: never half a file, never through a planted name.
+    QSaveFile f(path);
     const auto text =
         toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+    if (!f.open(QIODevice::WriteOnly) ||
         f.write(text.data(), static_cast<qint64>(text.size())) !=
-            static_cast<qint64>(text.size())) {
+            static_cast<qint64>(text.size()) ||
+        !f.commit()) {
         statusBar()->showMessage(tr("%1: cannot write").arg(path));
         return false;
     }

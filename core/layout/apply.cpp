@@ -1,5 +1,6 @@
 #include "core/layout/apply.h"
 
+#include "core/router-scripts/router_scripts.h"
 #include "core/ssh/session.h"
 #include "core/text.h"
 
@@ -10,56 +11,13 @@ namespace coresteer {
 
 namespace {
 
-// Shared by the apply and the settle scripts: restore every captured value.
-constexpr const char* kRestore = R"SH(TAB='	'
-NL='
-'
-# getv KEY: the current value into $v. KEY is a path under $R, or napi:PID or
-# ethtool:IFACE:rx-usecs, which only exist on the live root.
-getv() {
-    v=
-    case $1 in
-    napi:*)
-        [ -z "$R" ] || return 1
-        v=$(sed -n 's/^Cpus_allowed:[[:space:]]*//p' "/proc/${1#napi:}/status" 2>/dev/null) ;;
-    ethtool:*)
-        [ -z "$R" ] || return 1
-        k=${1#ethtool:}
-        v=$(ethtool -c "${k%%:*}" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p') ;;
-    *) IFS= read -r v < "$R/$1" 2>/dev/null ;;
-    esac
-    [ -n "$v" ]
+std::string stateFunctions() {
+    return std::string(router_scripts::kCommonSh) + std::string(router_scripts::kStateDirSh) +
+           std::string(router_scripts::kRevertStateSh);
 }
-# setv KEY VALUE: write; the reason on stderr when it fails.
-setv() {
-    case $1 in
-    napi:*|ethtool:*)
-        if [ -n "$R" ]; then echo "only on the live root (/), not under $R" >&2; return 1; fi ;;
-    esac
-    case $1 in
-    napi:*) taskset -p "$(printf '%s' "$2" | tr -d ,)" "${1#napi:}" >/dev/null ;;
-    ethtool:*)
-        k=${1#ethtool:}
-        if ! e=$(ethtool -C "${k%%:*}" rx-usecs "$2" 2>&1); then
-            case $e in
-            *unmodified*|*"no coalesce parameters changed"*) ;;
-            *) printf '%s\n' "$e" >&2; return 1 ;;
-            esac
-        fi ;;
-    # echo, not printf: BusyBox ash's printf fails a refused write without saying why.
-    *) echo "$2" > "$R/$1" ;;
-    esac
-}
-restore() {
-    [ -f "$D/revert.data" ] || return 0
-    while IFS="$TAB" read -r p v; do
-        [ -n "$p" ] && setv "$p" "$v" >/dev/null 2>&1
-    done < "$D/revert.data"
-}
-)SH";
 
-std::string prelude(const std::string& root) {
-    return rootAssignment(root) + "D=\"$R/tmp/coresteer\"\n" + kRestore;
+std::string statePrelude(const std::string& root) {
+    return rootAssignment(root) + stateFunctions();
 }
 
 bool sameValue(const Write& w, const std::string& a, const std::string& b) {
@@ -82,17 +40,11 @@ std::string rootAssignment(const std::string& root) {
     return "R=" + ssh::shellQuote(r) + "\n";
 }
 
-std::string revertFunctions() {
-    return kRestore;
-}
-
-std::string armRevertJob(const std::string& seconds) {
-    return "( trap '' HUP INT; sleep " + seconds +
-           "\n"
-           "  if mv \"$D/pending\" \"$D/claimed.timer\" 2>/dev/null; then restore; "
-           "rm -f \"$D/claimed.timer\"; logger -t coresteer 'layout not confirmed: reverted' "
-           "2>/dev/null; fi ) </dev/null >/dev/null 2>&1 &\n"
-           "echo $! > \"$D/pending\"\n";
+std::string revertStateScript(const std::string& root) {
+    return statePrelude(root) + "REVERT_JOB=" +
+           ssh::shellQuote("R=${0%/tmp/coresteer/revert.sh}\n" + stateFunctions() +
+                           std::string(router_scripts::kRevertJobSh)) +
+           "\n";
 }
 
 const char* toString(TargetResult::Status s) {
@@ -126,17 +78,15 @@ ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string&
                             const ApplyOptions& options) {
     ApplyScript s;
     s.token = ssh::randomToken("@@ap");
-    std::string sc = prelude(root) + "T='" + s.token + "'\n";
-    sc += R"SH(umask 077
-mkdir -p "$D" || { echo "cannot create $D" >&2; exit 3; }
-if [ -f "$D/pending" ]; then
-    echo "an earlier apply is still waiting for confirm or revert" >&2
-    exit 4
-fi
-: > "$D/revert.new" || exit 3
+    const std::string secs = std::to_string(options.revertAfterSeconds);
+    std::string sc =
+        revertStateScript(root) + "T='" + s.token + "'\nID='" + ssh::randomToken("ap") + "'\n";
+    if (options.armRevert)
+        sc += "revert_time " + secs + " || exit 2\n";
+    sc += R"SH(begin_apply || exit $?
 cap() {
     case $1 in napi:*|ethtool:*) [ -n "$R" ] && return 0 ;; esac
-    if ! getv "$1"; then echo "cannot read the current value of $1" >&2; exit 5; fi
+    if ! getv "$1"; then say "cannot read the current value of $1"; exit 5; fi
     printf '%s\t%s\n' "$1" "$v" >> "$D/revert.new"
 }
 w() {
@@ -152,9 +102,9 @@ w() {
         return 0 ;;
     esac
     printf '%s W failed %s %s\n' "$T" "$1" "$e"
-    if mv "$D/pending" "$D/claimed.apply" 2>/dev/null; then kill "$(cat "$D/claimed.apply")" 2>/dev/null; fi
+    claim
     restore
-    rm -f "$D/claimed.apply"
+    rm -f "$D/claimed"
     printf '%s ROLLBACK\n' "$T"
     exit 6
 }
@@ -165,11 +115,9 @@ rb() {
 )SH";
     for (const auto& w : writes)
         sc += "cap " + ssh::shellQuote(w.path) + "\n";
-    sc += "mv \"$D/revert.new\" \"$D/revert.data\" || exit 3\n";
-    if (options.armRevert) {
-        const std::string secs = std::to_string(std::max(1, options.revertAfterSeconds));
-        sc += armRevertJob(secs) + "printf '%s A " + secs + "\\n' \"$T\"\n";
-    }
+    sc += "mv -f \"$D/revert.new\" \"$D/revert.data\" || exit 3\n";
+    if (options.armRevert)
+        sc += "arm \"$ID\" " + secs + " || exit $?\nprintf '%s A " + secs + "\\n' \"$T\"\n";
     for (const auto& w : writes)
         sc += "w " + ssh::shellQuote(w.path) + " " + ssh::shellQuote(w.value) + "\n";
     for (const auto& w : writes) {
@@ -180,7 +128,7 @@ rb() {
             sc += "[ -e \"$R\"/" + eff + " ] && rb " + eff + "\n";
         }
     }
-    sc += "printf '%s DONE\\n' \"$T\"\n";
+    sc += "state_unlock\nprintf '%s DONE\\n' \"$T\"\n";
     s.script = sc;
     return s;
 }
@@ -297,16 +245,17 @@ std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string&
 }
 
 std::string makeSettleScript(const std::string& root, PendingAction action) {
-    std::string sc = prelude(root);
-    sc += R"SH(if ! mv "$D/pending" "$D/claimed.settle" 2>/dev/null; then
+    std::string sc = statePrelude(root);
+    sc += R"SH(state_dir || exit 3
+state_lock || exit 3
+if ! claim; then
     echo "nothing is waiting for confirmation (never applied, already confirmed, or reverted by the timer)" >&2
     exit 1
 fi
-kill "$(cat "$D/claimed.settle")" 2>/dev/null
 )SH";
     if (action == PendingAction::Revert)
         sc += "restore\n";
-    sc += "rm -f \"$D/claimed.settle\"\necho settled\n";
+    sc += "rm -f \"$D/claimed\"\nstate_unlock\necho settled\n";
     return sc;
 }
 

@@ -1,12 +1,18 @@
 // Applying a layout at runtime, LuCI-style: capture, arm an automatic revert, write, read back;
 // then confirm over a new connection, or let the router restore itself.
 //
-// Everything happens in one script per step on the router (POSIX sh, `sh -s`), under
-// <root>/tmp/coresteer/ (tmpfs on OpenWrt, so a pending revert does not outlive a reboot):
-//   revert.data  "path<TAB>old value" per target, captured by the apply script itself
-//   pending      the PID of the detached revert job; present while a revert is armed
-// The revert job sleeps N seconds and, if `pending` still exists, writes every old value back.
-// confirm removes `pending` (and ends the job); revert restores at once.
+// Everything happens in one script per step on the router (POSIX sh, `sh -s`), built on
+// core/router-scripts/revert-state.sh, which owns the state in <root>/tmp/coresteer (tmpfs on
+// OpenWrt, so a pending revert does not outlive a reboot): a directory of root's own with mode
+// 0700, refused when anything else is in its place. Every step holds its lock (flock, or a
+// mkdir lock), so two applies, a confirm and the timer never interleave:
+//   revert.data  "path<TAB>old value" per target, captured in full before the timer is armed
+//   pending      "PID ID HH:MM:SS FROM" of the revert job; present while a revert is armed
+// The revert job (`/bin/sh $D/revert.sh ID SECONDS`) sleeps, then restores every old value if
+// `pending` still names it. confirm claims `pending` and ends the job (only a process whose
+// command line is that job); revert also restores at once. restore writes only the keys apply
+// itself writes (IRQ affinities, RPS/XPS masks, rps_flow_cnt, rps_sock_flow_entries, kernel
+// threads' CPUs, rx-usecs), whatever revert.data says.
 #pragma once
 
 #include "core/layout/resolve.h"
@@ -64,12 +70,10 @@ struct ApplyScript {
     std::string script;
 };
 
-// The shell functions getv, setv and restore (restore writes back $D/revert.data, a file of
-// "path<TAB>old value" lines under the root $R).
-std::string revertFunctions();
-// The lines of an apply script that start the detached revert job and record it in `pending`;
-// `seconds` is a number or a shell word ("$secs").
-std::string armRevertJob(const std::string& seconds);
+// The revert state functions of revert-state.sh under `root`, and REVERT_JOB, the revert job's
+// text, for scripts that arm a revert (`arm ID SECONDS`). The revert time must be 5 to 86 400 s:
+// the router checks it (exit status 2), whatever path the number came by.
+std::string revertStateScript(const std::string& root);
 
 // The apply script for `writes` (only those that change anything).
 ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string& root,

@@ -2,8 +2,10 @@
 
 #include "core/layout/apply.h"
 #include "core/layout/resolve.h"
+#include "core/sha256.h"
 #include "core/ssh/session.h"
 #include "core/text.h"
+#include "core/utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -49,9 +51,9 @@ if [ -n "$BOARD" ] && [ "${CORESTEER_ANY_BOARD:-0}" != 1 ]; then
 fi
 )SH";
 
-std::string boardPrelude(const Preset& preset) {
-    return rootAssignment(kRootFromEnvironment) +
-           "BOARD=" + shellQuote(text::printable(preset.board, 128)) + "\n" + kBoardCheck;
+// After R is set.
+std::string boardCheck(const Preset& preset) {
+    return "BOARD=" + shellQuote(text::printable(preset.board, 128)) + "\n" + kBoardCheck;
 }
 
 // The interfaces whose events apply the layout: unknown (every one) as soon as the layout has
@@ -71,17 +73,25 @@ Layout carried(const Layout& in, std::vector<NotApplicable>& skipped) {
     Layout l;
     l.rpsSockFlowEntries = in.rpsSockFlowEntries;
     l.notes = in.notes;
+    // A YAML document carries text, not bytes: a name that is not UTF-8 cannot travel in one.
+    const char* notUtf8 = "not UTF-8: a playbook cannot carry it";
     for (const auto& t : in.irqs) {
-        if (matchableIrqAction(t.irq.action))
-            l.irqs.push_back(t);
-        else
+        if (!matchableIrqAction(t.irq.action))
             skipped.push_back({"IRQ " + text::printable(t.irq.display(), 80),
                                "this action name cannot be matched in /proc/interrupts"});
+        else if (!utf8::valid(t.irq.action))
+            skipped.push_back({"IRQ " + text::printable(t.irq.display(), 80), notUtf8});
+        else
+            l.irqs.push_back(t);
     }
     auto ok = [&](const std::string& name) {
-        if (validInterfaceName(name))
+        if (!validInterfaceName(name))
+            skipped.push_back(
+                {"interface " + text::printable(name, 80), "not a valid interface name"});
+        else if (!utf8::valid(name))
+            skipped.push_back({"interface " + text::printable(name, 80), notUtf8});
+        else
             return true;
-        skipped.push_back({"interface " + text::printable(name, 80), "not a valid interface name"});
         return false;
     };
     for (const auto& t : in.rx)
@@ -112,66 +122,42 @@ std::string persistVariant(const PersistPlan& plan, const std::string& router,
     return "    T='" + script.token + "'\n    S=" + shellQuote(script.script) + "\n";
 }
 
-// Pieces of `text` at line ends, each small enough, quoted, for one command of dropbear's
-// (at most 9000 bytes: OpenWrt's SSH server refuses longer ones).
+// Pieces of `text`, each small enough once quoted for one command of dropbear's (at most 9000
+// bytes: OpenWrt's SSH server refuses longer ones), cut between code points. The playbook
+// carries each byte for byte (a YAML double-quoted scalar, then Ansible's `quote`), so a piece
+// may end anywhere in a line.
 std::vector<std::string> chunks(const std::string& text) {
     std::vector<std::string> out;
-    std::string cur;
-    std::size_t quoted = 0; // shellQuote(cur).size(), roughly: a quote becomes 4 more bytes
-    std::size_t at = 0;
-    while (at < text.size()) {
-        auto end = text.find('\n', at);
-        end = end == std::string::npos ? text.size() : end + 1;
-        std::string line = text.substr(at, end - at);
-        at = end;
-        // A line longer than a piece (a long IRQS list is not) goes in slices.
-        while (!line.empty()) {
-            const auto take = std::min<std::size_t>(line.size(), kChunkBytes / 5);
-            const auto part = line.substr(0, take);
-            const auto cost = part.size() + 4 * std::count(part.begin(), part.end(), '\'');
-            if (quoted + cost > kChunkBytes && !cur.empty()) {
-                out.push_back(cur);
-                cur.clear();
-                quoted = 0;
-            }
-            cur += part;
-            quoted += cost;
-            line.erase(0, take);
+    std::size_t start = 0, cost = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto at = i;
+        utf8::next(text, i);
+        // Python's shlex.quote, which Ansible's `quote` is, turns ' into '"'"'.
+        const std::size_t c = text[at] == '\'' ? 5 : i - at;
+        if (cost + c > kChunkBytes) {
+            out.push_back(text.substr(start, at - start));
+            start = at;
+            cost = 0;
         }
+        cost += c;
     }
-    if (!cur.empty())
-        out.push_back(cur);
+    if (start < text.size())
+        out.push_back(text.substr(start));
     return out;
 }
 
-// One chunk as a YAML block scalar at `indent`, kept byte for byte (|+ keeps the final newlines,
-// the indentation indicator allows a first line that starts with spaces, !unsafe keeps Ansible's
-// templating away from the shell's braces).
-std::string chunkScalar(const std::string& text, int indent) {
-    const std::string pad(static_cast<std::size_t>(indent + 2), ' ');
-    std::string out = "!unsafe |2+\n";
-    std::size_t at = 0;
-    while (at < text.size()) {
-        auto end = text.find('\n', at);
-        const bool last = end == std::string::npos;
-        if (last)
-            end = text.size();
-        const auto line = text.substr(at, end - at);
-        out += (line.empty() ? "" : pad + line) + "\n";
-        at = end + 1;
-    }
-    return out;
-}
-
-// A YAML double-quoted scalar of printable text.
-std::string yamlQuoted(const std::string& s) {
-    std::string out = "\"";
-    for (const char c : text::printable(s, 200)) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out + "\"";
+// The task that checks every script on the router against the SHA-256 it was made with, before
+// anything runs: a piece lost or changed on the way fails the play.
+std::string checksumCommand(const std::vector<std::pair<std::string, std::string>>& sums) {
+    std::string c = "cd {{ coresteer_dir.stdout | trim | quote }} && "
+                    "{ command -v sha256sum >/dev/null || "
+                    "{ echo 'coresteer: the router has no sha256sum to check the scripts'; exit 1; "
+                    "}; }";
+    for (const auto& [file, sum] : sums)
+        c += " && { set -- $(sha256sum " + file + "); [ \"$1\" = " + sum +
+             " ] || { echo 'coresteer: " + file +
+             " did not arrive whole (SHA-256 differs): nothing was run'; exit 1; }; }";
+    return c;
 }
 
 } // namespace
@@ -195,43 +181,32 @@ std::optional<FleetScripts> makeFleetScripts(const Preset& preset, const FleetOp
     PersistOptions runtime = options.persist;
     runtime.waitSeconds = 0;
 
-    // apply: arm the revert, run the router apply script with a revert file, disarm when
-    // nothing was written.
-    std::string a = boardPrelude(preset) + "D=\"$R/tmp/coresteer\"\n";
-    a += R"SH(umask 077
-mkdir -p "$D" || { echo "coresteer: cannot create $D" >&2; exit 3; }
-if [ -f "$D/pending" ]; then
-    echo "coresteer: an earlier apply is still waiting for confirm or revert" >&2
-    exit 4
-fi
-secs=${CORESTEER_REVERT_AFTER:-60}
-case $secs in
-''|*[!0-9]*) echo "coresteer: CORESTEER_REVERT_AFTER takes whole seconds" >&2; exit 2 ;;
-esac
-# The revert file of an earlier apply comes back when this one writes nothing.
-rm -f "$D/revert.prev"
-[ ! -f "$D/revert.data" ] || cp "$D/revert.data" "$D/revert.prev" || exit 3
-: > "$D/revert.data" || exit 3
-)SH";
-    a += revertFunctions();
-    a += armRevertJob("\"$secs\"");
+    // apply: capture every old value the router apply script would change (a dry run), arm the
+    // revert with them, then write. All under the revert state's lock.
+    std::string a = revertStateScript(kRootFromEnvironment) + boardCheck(preset);
     a += "ROUTER=" + shellQuote(makeRouterApplyScript(f.layout, context, runtime)) + "\n";
-    a += R"SH(printf '%s\n' "$ROUTER" |
-    CORESTEER_ROOT="$R" CORESTEER_KEEP="$D/revert.data" CORESTEER_WAIT=0 ACTION=add INTERFACE= \
-    /bin/sh -s
+    a += R"SH(secs=${CORESTEER_REVERT_AFTER:-60}
+revert_time "$secs" || exit 2
+begin_apply || exit $?
+# run_router KEEP DRY: the router apply script, keeping old values in KEEP, writing only
+# without DRY.
+run_router() {
+    printf '%s\n' "$ROUTER" | CORESTEER_ROOT="$R" CORESTEER_KEEP="$1" CORESTEER_DRY="$2" \
+        CORESTEER_WAIT=0 ACTION=add INTERFACE= /bin/sh -s
+}
+run_router "$D/revert.new" 1
 n=0
-while IFS= read -r l; do n=$((n + 1)); done < "$D/revert.data"
+while IFS= read -r l; do n=$((n + 1)); done < "$D/revert.new"
 if [ "$n" -eq 0 ]; then
-    if mv "$D/pending" "$D/claimed.apply" 2>/dev/null; then
-        kill "$(cat "$D/claimed.apply")" 2>/dev/null
-        rm -f "$D/claimed.apply"
-    fi
-    if [ -f "$D/revert.prev" ]; then mv -f "$D/revert.prev" "$D/revert.data"; else rm -f "$D/revert.data"; fi
+    rm -f "$D/revert.new"
     echo "coresteer: unchanged"
-else
-    rm -f "$D/revert.prev"
-    echo "coresteer: changed $n (the router restores them in $secs s unless confirmed)"
+    exit 0
 fi
+mv -f "$D/revert.new" "$D/revert.data" || exit 3
+arm "fleet$$" "$secs" || exit $?
+run_router "" ""
+state_unlock
+echo "coresteer: changed $n (the router restores them in $secs s unless confirmed)"
 )SH";
     f.apply = a;
 
@@ -249,7 +224,8 @@ fi
         addPersistFiles(p, context, options.persist, override);
         return persistVariant(p, router, layoutJson);
     };
-    std::string p = boardPrelude(preset) + "M=" + shellQuote(kPersistMarker) + "\n";
+    std::string p = rootAssignment(kRootFromEnvironment) + boardCheck(preset) +
+                    "M=" + shellQuote(kPersistMarker) + "\n";
     p += "ROUTER=" + shellQuote(router) + "\nLAYOUT=" + shellQuote(layoutJson) + "\n";
     p += "if [ -f \"$R/etc/openwrt_release\" ]; then\n";
     if (options.persist.packetSteeringOverride) {
@@ -302,11 +278,14 @@ std::optional<std::string> makeAnsiblePlaybook(const Preset& preset, const Fleet
     const auto f = makeFleetScripts(preset, options, error);
     if (!f)
         return std::nullopt;
-    const auto name = text::printable(preset.name.empty() ? "layout" : preset.name, 120);
-    std::string y = "---\n# " + std::string(kPersistMarker) +
-                    " " CORESTEER_VERSION " (coresteer-cli export ansible): the preset\n# " +
-                    yamlQuoted(name) +
-                    (preset.board.empty() ? "" : " for " + yamlQuoted(preset.board)) + R"(.
+    const std::string name = preset.name.empty() ? "layout" : preset.name.substr(0, 120);
+    // Every scalar that comes from data is double-quoted with all but printable ASCII escaped,
+    // comments included: no byte of a name can start a line of its own.
+    using utf8::yamlQuoted;
+    std::string y =
+        "---\n# " + std::string(kPersistMarker) +
+        " " CORESTEER_VERSION " (coresteer-cli export ansible): the preset\n# " + yamlQuoted(name) +
+        (preset.board.empty() ? "" : " for " + yamlQuoted(preset.board.substr(0, 120))) + R"(.
 #
 # Applies the layout at runtime on every host of the group, with the automatic revert
 # coresteer's own apply uses (the router restores its old values unless the next task confirms
@@ -325,15 +304,25 @@ std::optional<std::string> makeAnsiblePlaybook(const Preset& preset, const Fleet
     if (!f->skipped.empty()) {
         y += "#\n# Left out of this playbook:\n";
         for (const auto& k : f->skipped)
-            y += "#   " + text::printable(k.target, 80) + ": " + k.reason + "\n";
+            y += "#   " + yamlQuoted(k.target.substr(0, 120)) + ": " + yamlQuoted(k.reason) + "\n";
     }
     y += "\n- name: " + yamlQuoted("coresteer: " + name) + "\n  hosts: " + options.group +
          "\n  gather_facts: false\n  vars:\n    coresteer_scripts:\n";
     const std::pair<const char*, const std::string*> scripts[] = {
         {"apply.sh", &f->apply}, {"confirm.sh", &f->confirm}, {"persist.sh", &f->persist}};
-    for (const auto& [file, script] : scripts)
+    std::vector<std::pair<std::string, std::string>> sums;
+    for (const auto& [file, script] : scripts) {
+        if (!utf8::valid(*script)) {
+            if (error)
+                *error = std::string("the playbook cannot carry ") + file + ": it is not UTF-8";
+            return std::nullopt;
+        }
+        sums.emplace_back(file, sha256Hex(*script));
+        // !unsafe keeps Ansible's templating away from the shell's braces.
         for (const auto& c : chunks(*script))
-            y += "      - file: " + std::string(file) + "\n        text: " + chunkScalar(c, 8);
+            y += "      - file: " + std::string(file) + "\n        text: !unsafe " + yamlQuoted(c) +
+                 "\n";
+    }
     const std::string dir = "{{ coresteer_dir.stdout | trim | quote }}";
     const std::string env =
         "CORESTEER_ROOT={{ coresteer_root | default('') | quote }}"
@@ -352,6 +341,11 @@ std::optional<std::string> makeAnsiblePlaybook(const Preset& preset, const Fleet
           loop: "{{ coresteer_scripts }}"
           loop_control:
             label: "{{ item.file }}"
+          changed_when: false
+
+        - name: Check that every script arrived whole
+          raw: )" +
+         yamlQuoted(checksumCommand(sums)) + R"(
           changed_when: false
 
         - name: Apply the layout (the router reverts it unless the next task confirms)

@@ -2,6 +2,7 @@
 
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
+#include "core/router-scripts/router_scripts.h"
 #include "core/ssh/session.h"
 #include "core/text.h"
 
@@ -90,15 +91,12 @@ END {
 
 // The body of the router apply script, after the data. $IRQS is the target list for awk.
 constexpr const char* kApplyBody = R"SH(
-TAB='	'
-NL='
-'
 logged=
 log() {
     if [ -n "$R" ] || [ -n "${CORESTEER_KEEP:-}" ] || ! command -v logger >/dev/null 2>&1; then
         printf 'coresteer: %s\n' "$*" >&2
     else
-        logger -t coresteer "$*"
+        logger -t coresteer -- "$*"
     fi
 }
 # same A B: two masks (or numbers) alike, commas and leading zeros aside. No fork, no glob.
@@ -117,8 +115,10 @@ same() {
     [ -n "$nm_a" ] && [ "$nm_a" = "$nm_b" ]
 }
 # keep KEY OLD: before a write, what a revert restores (only when CORESTEER_KEEP names a file).
+# Returns 1 under CORESTEER_DRY: keep the old value, write nothing.
 keep() {
     [ -z "${CORESTEER_KEEP:-}" ] || printf '%s\t%s\n' "$1" "$2" >> "$CORESTEER_KEEP"
+    [ -z "${CORESTEER_DRY:-}" ]
 }
 put() {
     if [ ! -e "$R/$1" ]; then
@@ -128,7 +128,7 @@ put() {
     cur=
     IFS= read -r cur < "$R/$1" 2>/dev/null
     same "$cur" "$2" && return 0
-    keep "$1" "$cur"
+    keep "$1" "$cur" || return 0
     # No subshell on the way that works: a fork per write is most of the cost on a router.
     # echo, not printf: BusyBox ash's printf fails a refused write without saying why.
     { echo "$2" > "$R/$1"; } 2>/dev/null && return 0
@@ -159,10 +159,12 @@ n() {
         case $c in
         "napi/$1-"*)
             p=${f%/comm}
+            # Only the kernel's own threads: any process may take such a name.
+            kthread "${p##*/}" || continue
             found=1
             cur=$(sed -n 's/^Cpus_allowed:[[:space:]]*//p' "$p/status" 2>/dev/null)
             same "$cur" "$2" && continue
-            keep "napi:${p##*/}" "$cur"
+            keep "napi:${p##*/}" "$cur" || continue
             e=$(taskset -p "$(printf '%s' "$2" | tr -d ,)" "${p##*/}" 2>&1 >/dev/null) ||
                 once "napi:$1" "$c: taskset $2 failed: $e" ;;
         esac
@@ -174,7 +176,11 @@ c() {
     [ -e "/sys/class/net/$1" ] || { missing=$((missing + 1)); return 0; }
     cur=$(ethtool -c "$1" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p')
     [ "$cur" = "$2" ] && return 0
-    [ -z "$cur" ] || keep "ethtool:$1:rx-usecs" "$cur"
+    if [ -n "$cur" ]; then
+        keep "ethtool:$1:rx-usecs" "$cur" || return 0
+    elif [ -n "${CORESTEER_DRY:-}" ]; then
+        return 0
+    fi
     if ! e=$(ethtool -C "$1" rx-usecs "$2" 2>&1); then
         case $e in
         *unmodified*|*"no coalesce parameters changed"*) ;;
@@ -210,10 +216,10 @@ apply_all
 wait_s=${CORESTEER_WAIT:-$WAIT}
 if [ "$missing" -gt 0 ] && [ "$wait_s" -gt 0 ]; then
     # Drivers request their IRQs, and some create queues, only when the interface comes up,
-    # after this event: look again every second for a while. One waiter at a time.
-    lock="$R/tmp/coresteer/persist.wait"
-    mkdir -p "$R/tmp/coresteer" 2>/dev/null
-    if mkdir "$lock" 2>/dev/null; then
+    # after this event: look again every second for a while. One waiter at a time, its lock in
+    # coresteer's own state directory (none when that is not safe to use).
+    lock="$D/persist.wait"
+    if state_dir 2>/dev/null && mkdir "$lock" 2>/dev/null; then
         waiter() {
             i=0
             while [ "$i" -lt "$wait_s" ]; do
@@ -283,13 +289,14 @@ std::string systemdUnit(const std::string& board, bool perInterface) {
         u += "Description=coresteer: IRQ and queue layout for %I\n"
              "After=sys-subsystem-net-devices-%i.device\n\n"
              "[Service]\nType=oneshot\n"
-             "Environment=ACTION=add INTERFACE=%I CORESTEER_FOREGROUND=1\n"
+             // Quoted: systemd splits Environment= at blanks after it expands %I.
+             "Environment=\"ACTION=add\" \"INTERFACE=%I\" \"CORESTEER_FOREGROUND=1\"\n"
              "ExecStart=/bin/sh /etc/coresteer/apply.sh\n";
     } else {
         u += "Description=coresteer: IRQ and queue layout\n"
              "After=network.target\n\n"
              "[Service]\nType=oneshot\nRemainAfterExit=yes\n"
-             "Environment=CORESTEER_FOREGROUND=1\n"
+             "Environment=\"CORESTEER_FOREGROUND=1\"\n"
              "ExecStart=/bin/sh /etc/coresteer/apply.sh\n\n"
              "[Install]\nWantedBy=multi-user.target\n";
     }
@@ -390,6 +397,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
         irqs.pop_back();
     s += "IRQS=" + shellQuote(irqs) + "\n";
     s += "FIND_IRQS=" + shellQuote(kFindIrqs) + "\n";
+    s += router_scripts::kCommonSh;
+    s += router_scripts::kStateDirSh;
     s += kApplyBody;
     return s;
 }

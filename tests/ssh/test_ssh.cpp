@@ -455,7 +455,7 @@ TEST_P(Ssh, ConnectionKilledMidApplyTheRouterRevertsByItself) {
     // Nobody confirms: within the timeout plus a margin, everything is back.
     const auto deadline = Clock::now() + std::chrono::seconds(12);
     while (Clock::now() < deadline && (fs::exists(root / "tmp/coresteer/pending") ||
-                                       fs::exists(root / "tmp/coresteer/claimed.timer")))
+                                       fs::exists(root / "tmp/coresteer/claimed")))
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     for (const auto& w : writes)
         EXPECT_EQ(firstLine(root / w.path), w.current) << w.path;

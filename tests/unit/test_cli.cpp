@@ -121,6 +121,16 @@ TEST(Cli, ExportAnsibleWritesAPlaybook) {
     EXPECT_TRUE(w.out.empty());
     EXPECT_EQ(test::slurp(file).size(), r.out.size());
     EXPECT_FALSE(fs::exists(file.string() + ".part"));
+    // A link planted at a name beside the file is never written through.
+    const auto victim = file.parent_path() / "victim";
+    std::ofstream(victim, std::ios::trunc) << "precious\n";
+    fs::remove(file);
+    fs::create_symlink(victim, file.string() + ".part");
+    ASSERT_EQ(cli({"export", "ansible", "--preset", preset, "-o", file.string()}).code, 0);
+    EXPECT_EQ(test::slurp(victim), "precious\n");
+    EXPECT_FALSE(fs::is_symlink(file));
+    EXPECT_EQ(test::slurp(file).rfind("---\n", 0), 0u);
+    fs::remove(file.string() + ".part");
     EXPECT_NE(cli({"export", "ansible", "--preset", preset, "--inventory-group", "a-b"})
                   .err.find("not an inventory group name"),
               std::string::npos);
@@ -302,4 +312,66 @@ TEST(Cli, MonitorRecordsAndTheRecordingVerbsReadIt) {
     EXPECT_NE(notOne.err.find("text: not a coresteer recording"), std::string::npos) << notOne.err;
     EXPECT_EQ(cli({"recording", "compare", file}).code, 2);
     EXPECT_EQ(cli({"recording", "play", file}).code, 2);
+}
+
+// Names a router controls reach the user's terminal escaped: an escape sequence in an IRQ name
+// or the hostname cannot retitle, clear or recolour it. JSON keeps its own escapes and the
+// names whole.
+TEST(Cli, TextOutputCannotDriveTheTerminal) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "terminal";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto root = dir / "root";
+    fs::copy(test::boardsDir() / "bpi-r4", root,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    const std::string evil = "\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+                             "31m\x7f";
+    auto interrupts = test::slurp(root / "proc/interrupts");
+    const auto at = interrupts.find("Level     ttyS0");
+    ASSERT_NE(at, std::string::npos);
+    interrupts.insert(at + 15, evil);
+    std::ofstream(root / "proc/interrupts", std::ios::trunc) << interrupts;
+    std::ofstream(root / "proc/sys/kernel/hostname", std::ios::trunc) << "r" << evil << "\n";
+    for (const auto& verb : {"snapshot", "plan", "capture"}) {
+        SCOPED_TRACE(verb);
+        std::vector<std::string> args = {verb, "--root", root.string()};
+        if (std::string(verb) == "capture")
+            args.push_back((dir / "c.cap").string());
+        const auto r = cli(args);
+        for (const auto* s : {&r.out, &r.err}) {
+            EXPECT_EQ(s->find('\x1b'), std::string::npos) << *s;
+            EXPECT_EQ(s->find('\x07'), std::string::npos) << *s;
+            EXPECT_EQ(s->find("\xc2\x9b"), std::string::npos) << *s;
+            EXPECT_EQ(s->find('\x7f'), std::string::npos) << *s;
+        }
+        if (std::string(verb) == "snapshot") {
+            EXPECT_NE(r.out.find("r\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b31m\\x7f\n"),
+                      std::string::npos)
+                << r.out;
+        }
+    }
+    // A shared preset's board and name, shown by diff and preset load.
+    const auto preset = dir / "evil.json";
+    std::ofstream(preset) << "{\"schema\": \"coresteer.preset/1\", \"name\": \"n\\u001b[2J\", "
+                             "\"board\": \"b\\u001b]0;x\\u0007\\u009b\", \"note\": \"x\", "
+                             "\"layout\": {\"rx_queues\": [{\"interface\": \"eth0\", \"queue\": 0, "
+                             "\"rps_cpus\": \"1\"}]}}\n";
+    for (const auto& args :
+         {std::vector<std::string>{"diff", "--root", root.string(), preset.string()},
+          std::vector<std::string>{"preset", "load", preset.string(), "--root", root.string()}}) {
+        const auto r = cli(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.out.find("made on b\\x1b]0;x\\x07\\xc2\\x9b;"), std::string::npos) << r.out;
+        EXPECT_EQ((r.out + r.err).find('\x1b'), std::string::npos);
+        EXPECT_EQ((r.out + r.err).find('\x07'), std::string::npos);
+    }
+    // The binary too, through its real stdout.
+    const auto b = binary("snapshot --root '" + root.string() + "'");
+    EXPECT_EQ(b.out.find('\x1b'), std::string::npos);
+    EXPECT_NE(b.out.find("\\x1b]0;pwned"), std::string::npos);
+    // JSON: valid, the name whole.
+    const auto j = cli({"snapshot", "--root", root.string(), "--json"});
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc.dump().find('\x1b'), std::string::npos);
+    EXPECT_NE(j.out.find("ttyS0\\u001b]0;pwned"), std::string::npos);
 }

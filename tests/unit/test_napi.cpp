@@ -13,9 +13,13 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace coresteer;
 namespace fs = std::filesystem;
@@ -38,9 +42,14 @@ protected:
         write("sys/class/net/eth1/threaded", "1\n");
         write("proc/4242/comm", "napi/eth1-8195\n");
         write("proc/4242/status", "Name:\tnapi/eth1-8195\nState:\tS (sleeping)\nPid:\t4242\n"
-                                  "Cpus_allowed:\tff\nCpus_allowed_list:\t0-7\n");
+                                  "PPid:\t2\nCpus_allowed:\tff\nCpus_allowed_list:\t0-7\n");
         write("proc/4243/comm", "napi/eth2-8196\n");
-        write("proc/4243/status", "Name:\tnapi/eth2-8196\nCpus_allowed:\t0f\n");
+        write("proc/4243/status", "Name:\tnapi/eth2-8196\nPPid:\t2\nCpus_allowed:\t0f\n");
+        // A user's process that calls itself a NAPI thread: no kernel thread, never taken for
+        // one.
+        write("proc/5150/comm", "napi/eth1-9999\n");
+        write("proc/5150/status", "Name:\tnapi/eth1-9999\nPid:\t5150\nPPid:\t4990\n"
+                                  "Cpus_allowed:\t01\n");
         // Any other process's status stays unread.
         write("proc/77/comm", "dropbear\n");
         write("proc/77/status", "Name:\tdropbear\nCpus_allowed:\tff\n");
@@ -84,6 +93,13 @@ TEST_F(ThreadedNapi, SnapshotHasTheThreadsAndOnlyTheirStatus) {
     EXPECT_EQ(eth1->napi[0].cpusAllowed->toList(), "0-7");
     EXPECT_EQ(snap.interface("eth2")->napi.size(), 1u);
     EXPECT_TRUE(snap.interface("eth0")->napi.empty());
+    // The impostor is named in a warning, with its file.
+    bool warned = false;
+    for (const auto& d : snap.diagnostics.entries())
+        warned = warned ||
+                 d.toString().find("proc/5150/status: warning: 'napi/eth1-9999' is not a kernel "
+                                   "thread") != std::string::npos;
+    EXPECT_TRUE(warned);
     // The remote collector reads exactly the same files.
     const auto cs = makeCollectScript(m_root.string());
     int rc = -1;
@@ -189,5 +205,47 @@ TEST_F(ThreadedNapi, PersistedScriptPinsByNameAndSkipsUnderAFixtureRoot) {
                             "' ACTION=add INTERFACE=eth1 CORESTEER_ROOT='" + m_root.string() +
                             "' CORESTEER_WAIT=0 busybox ash '" + (m_dir / "hotplug").string() + "'";
     EXPECT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
+    EXPECT_FALSE(ran());
+}
+
+// On the live root, the persisted script and apply's setv pin only kernel threads: a process of
+// this test that names itself "napi/csfk0-1" (as any user on a router may) is left alone. Nothing
+// is written: taskset and logger are the test's own, which leave a trace.
+TEST_F(ThreadedNapi, AUserProcessWithANapiNameIsNeverPinned) {
+    const pid_t impostor = ::fork();
+    ASSERT_GE(impostor, 0);
+    if (impostor == 0) {
+        ::prctl(PR_SET_NAME, "napi/csfk0-1", 0, 0, 0);
+        ::pause();
+        ::_exit(0);
+    }
+    for (int i = 0;
+         i < 100 && slurp("/proc/" + std::to_string(impostor) + "/comm") != "napi/csfk0-1\n"; ++i)
+        ::usleep(10000);
+    ASSERT_EQ(slurp("/proc/" + std::to_string(impostor) + "/comm"), "napi/csfk0-1\n");
+    const auto logger = m_dir / "bin" / "logger";
+    std::ofstream(logger) << "#!/bin/sh\necho \"$*\" >> '" << (m_dir / "LOGGED").string() << "'\n";
+    fs::permissions(logger, fs::perms::owner_all);
+    Layout l;
+    l.interfaces.push_back({"csfk0", *CpuMask::fromList("0"), std::nullopt, ""});
+    RouterScriptContext context;
+    context.covered = std::vector<std::string>{"csfk0"};
+    std::ofstream(m_dir / "hotplug") << makeRouterApplyScript(l, context, {});
+    const std::string env = "PATH='" + (m_dir / "bin").string() + ":" + std::getenv("PATH") + "'";
+    std::string cmd = env + " ACTION=add INTERFACE=csfk0 CORESTEER_WAIT=0 busybox ash '" +
+                      (m_dir / "hotplug").string() + "'";
+    EXPECT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
+    // apply's setv and getv (the revert state functions) refuse it too.
+    std::ofstream(m_dir / "setv.sh")
+        << revertStateScript("/") << "getv napi:" << impostor << " && echo got\n"
+        << "setv napi:" << impostor << " 1 || echo refused\n";
+    cmd = env + " busybox ash '" + (m_dir / "setv.sh").string() + "' > '" +
+          (m_dir / "setv.out").string() + "' 2>&1";
+    std::system(cmd.c_str());
+    EXPECT_EQ(slurp(m_dir / "setv.out"), "process " + std::to_string(impostor) +
+                                             " is not a kernel thread: not found\n"
+                                             "refused\n");
+    ::kill(impostor, SIGKILL);
+    ::waitpid(impostor, nullptr, 0);
     EXPECT_FALSE(ran());
 }

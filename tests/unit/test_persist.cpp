@@ -4,11 +4,13 @@
 #include "board_expect.h"
 #include "core/collect_local.h"
 #include "core/conflicts.h"
+#include "core/layout/apply.h"
 #include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/snapshot_detail.h"
+#include "core/text.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -266,17 +268,16 @@ TEST_P(FleetBoard, AppliesConfirmsAndPersistsOnceWithoutASnapshot) {
         const auto before = pending(wanted, r);
         std::string out;
 
-        // Not confirmed: everything comes back by itself.
-        ASSERT_EQ(r.fleet(f->apply, "CORESTEER_REVERT_AFTER=1", &out), 0) << r.err();
+        // Reverted (as the timer does, FleetTimer below): everything comes back.
+        ASSERT_EQ(r.fleet(f->apply, "", &out), 0) << r.err();
         if (before == 0) {
             EXPECT_EQ(out, "coresteer: unchanged\n");
         } else {
             EXPECT_EQ(out.rfind("coresteer: changed ", 0), 0u) << out;
             EXPECT_EQ(pending(wanted, r), 0u) << r.err();
-            for (int i = 0; i < 100 && (fs::exists(r.root / "tmp/coresteer/pending") ||
-                                        fs::exists(r.root / "tmp/coresteer/claimed.timer"));
-                 ++i)
-                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            EXPECT_EQ(
+                r.fleet(makeSettleScript(kRootFromEnvironment, PendingAction::Revert), "", &out), 0)
+                << r.err();
             EXPECT_EQ(pending(wanted, r), before);
         }
         // Confirmed: it stays, and a second run has nothing to do.
@@ -355,6 +356,42 @@ TEST(Fleet, RefusesAnotherBoardUnlessTold) {
     EXPECT_EQ(r6s.fleet(f->apply, "", &out), 0) << r6s.err();
 }
 
+// The fleet's apply arms the router's own timer, after the old values are kept in full, and
+// the router checks the time it is given (Ansible passes coresteer_revert_after unchecked).
+TEST(Fleet, UnconfirmedApplyRevertsByTheRoutersTimer) {
+    Router r("nanopi-r6s-friendlywrt");
+    const auto snap = r.snapshot();
+    Preset p;
+    p.name = "plan";
+    p.board = snap.system.boardName;
+    p.layout = plan(snap);
+    Layout wanted = p.layout;
+    wanted.interfaces.clear();
+    std::string error, out;
+    const auto f = makeFleetScripts(p, {}, &error);
+    ASSERT_TRUE(f) << error;
+    const auto before = pending(wanted, r);
+    ASSERT_GT(before, 0u);
+    for (const char* bad : {"0", "4", "86401", "-5", "1e3", "60s"}) {
+        SCOPED_TRACE(bad);
+        EXPECT_EQ(r.fleet(f->apply, std::string("CORESTEER_REVERT_AFTER=") + bad, &out), 2);
+        EXPECT_NE(r.err().find("the revert time must be 5 to 86400 seconds"), std::string::npos)
+            << r.err();
+        EXPECT_EQ(pending(wanted, r), before);
+    }
+    ASSERT_EQ(r.fleet(f->apply, "CORESTEER_REVERT_AFTER=5", &out), 0) << r.err();
+    EXPECT_EQ(pending(wanted, r), 0u);
+    // revert.data holds every old value before the timer is armed.
+    const auto data = slurp(r.root / "tmp/coresteer/revert.data");
+    EXPECT_EQ(static_cast<std::size_t>(std::count(data.begin(), data.end(), '\n')), before);
+    // The job claims `pending`, restores, then drops its claim.
+    for (int i = 0; i < 150 && (fs::exists(r.root / "tmp/coresteer/pending") ||
+                                fs::exists(r.root / "tmp/coresteer/claimed"));
+         ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(pending(wanted, r), before);
+}
+
 TEST(Fleet, PlaybookNamesItsGroupAndLeavesOutWhatItCannotCarry) {
     Preset p;
     p.name = "odd \"names\"";
@@ -369,8 +406,8 @@ TEST(Fleet, PlaybookNamesItsGroupAndLeavesOutWhatItCannotCarry) {
     ASSERT_TRUE(y) << error;
     EXPECT_NE(y->find("\n  hosts: edge_routers\n"), std::string::npos);
     EXPECT_NE(y->find("- name: \"coresteer: odd \\\"names\\\"\"\n"), std::string::npos) << *y;
-    EXPECT_NE(y->find("#   interface yyyy"), std::string::npos);
-    EXPECT_NE(y->find("#   IRQ bad"), std::string::npos);
+    EXPECT_NE(y->find("#   \"interface yyyy"), std::string::npos) << *y;
+    EXPECT_NE(y->find("#   \"IRQ bad\\\\naction\": "), std::string::npos) << *y;
     EXPECT_EQ(y->find("bad\naction"), std::string::npos);
     // The pieces of each script, as YAML (Ansible's PyYAML) reads them, are the script byte for
     // byte: a line that starts with spaces, a quote, a brace and a tab included.
@@ -660,7 +697,21 @@ TEST(Persist, SystemdUnitUdevRuleAndScript) {
     EXPECT_NE(unit.find("ExecStart=/bin/sh /etc/coresteer/apply.sh"), std::string::npos);
     EXPECT_NE(unit.find("WantedBy=multi-user.target"), std::string::npos);
     const auto tmpl = slurp(r.root / "etc/systemd/system/coresteer-apply@.service");
-    EXPECT_NE(tmpl.find("Environment=ACTION=add INTERFACE=%I"), std::string::npos);
+    // Each assignment quoted: systemd splits Environment= at blanks after expanding %I, and an
+    // instance name may hold them (systemd-escape's \x20).
+    EXPECT_NE(tmpl.find("Environment=\"ACTION=add\" \"INTERFACE=%I\" \"CORESTEER_FOREGROUND=1\"\n"),
+              std::string::npos)
+        << tmpl;
+    for (const auto& u : {unit, tmpl}) {
+        text::LineReader lines(u);
+        std::string_view line;
+        while (lines.next(line))
+            if (text::startsWith(line, "Environment=")) {
+                for (const auto word : text::split(line.substr(12), ' '))
+                    EXPECT_TRUE(word.size() >= 2 && word.front() == '"' && word.back() == '"')
+                        << line;
+            }
+    }
     const auto rule = slurp(r.root / "etc/udev/rules.d/90-coresteer.rules");
     EXPECT_NE(rule.find("SUBSYSTEM==\"net\""), std::string::npos);
     EXPECT_NE(rule.find("coresteer-apply@%k.service"), std::string::npos);
@@ -773,4 +824,36 @@ TEST(Persist, HostileNamesAreNeverExecuted) {
     }
     EXPECT_FALSE(r.executedAnything());
     EXPECT_FALSE(fs::exists(r.root / hotplugPath()));
+}
+
+// Every message to the system log ends logger's options with "--": a message that starts with a
+// dash (an interface, a thread, a value from the router) is never taken for an option.
+TEST(Persist, LoggerMessagesCannotBeTakenForOptions) {
+    Router r("nanopi-r6s-friendlywrt");
+    const auto snap = r.snapshot();
+    Preset p;
+    p.board = snap.system.boardName;
+    p.layout = plan(snap);
+    std::string error;
+    const auto f = makeFleetScripts(p, {}, &error);
+    ASSERT_TRUE(f) << error;
+    const std::string scripts[] = {
+        makeRouterApplyScript(p.layout, snap, {}),
+        makeApplyScript(changedWrites(resolve(p.layout, snap)), "/", {60, true}).script, f->apply,
+        f->persist};
+    std::size_t calls = 0;
+    for (const auto& s : scripts) {
+        text::LineReader lines(s);
+        std::string_view line;
+        while (lines.next(line)) {
+            const auto t = text::trim(line);
+            if (t.empty() || t.front() == '#' || t.find("logger ") == std::string_view::npos)
+                continue;
+            if (t.find("command -v logger") != std::string_view::npos)
+                continue;
+            ++calls;
+            EXPECT_NE(t.find("logger -t coresteer -- "), std::string_view::npos) << t;
+        }
+    }
+    EXPECT_GE(calls, 3u);
 }

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+# common.sh: small helpers every router script of coresteer's that keeps state starts with.
+# POSIX sh: BusyBox ash, dash, bash. Defines TAB and NL, and:
+#   say MESSAGE   the message on stderr, as "coresteer: MESSAGE"
+#   digits WORD   0 when WORD is a decimal number of at most 10 digits
+#   status_field FILE FIELD
+#                 the first word of a /proc/PID/status field, into $sf
+#   kthread PID   0 when the process is a kernel thread (its parent is kthreadd, PID 2): a user
+#                 process may call itself "napi/eth0-8193", only the kernel's threads have PPid 2
+
+TAB='	'
+NL='
+'
+
+say() {
+    printf 'coresteer: %s\n' "$*" >&2
+}
+
+digits() {
+    case $1 in
+    '' | *[!0-9]*) return 1 ;;
+    esac
+    [ "${#1}" -le 10 ]
+}
+
+# status_field FILE FIELD: the first word of FIELD's value in a /proc/PID/status FILE, into $sf.
+# Read by the shell itself: no fork, nothing from PATH.
+status_field() {
+    sf=
+    while IFS=: read -r sf_k sf_v; do
+        if [ "$sf_k" = "$2" ]; then
+            set -f
+            # shellcheck disable=SC2086 # the value's words
+            set -- $sf_v
+            set +f
+            sf=${1:-}
+            return 0
+        fi
+    done <"$1" 2>/dev/null
+    return 1
+}
+
+# kthread PID: the process is a kernel thread (its parent is kthreadd, PID 2).
+kthread() {
+    digits "$1" && status_field "/proc/$1/status" PPid && [ "$sf" = 2 ]
+}

@@ -1,0 +1,279 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+# revert-state.sh: the state of a runtime apply on the router, and the one way to read and change
+# it. Sourced (as text) after common.sh and state-dir.sh by the apply, confirm and revert scripts, by `export
+# ansible`'s apply, and by the revert job itself. POSIX sh: BusyBox ash, dash, bash.
+#
+# Input:  R, the root prefix: "" on a router, a fixture root in tests.
+# State:  in D=$R/tmp/coresteer, once state_dir (state-dir.sh) has found it safe:
+#           lock         flock's lock file; lock.d instead where there is no flock (a mkdir lock
+#                        holding its owner's PID)
+#           revert.new   the old values while an apply captures them
+#           revert.data  "key<TAB>old value" per target: what a revert writes back
+#           pending      "PID ID HH:MM:SS FROM" of the armed revert job, while one waits
+#           revert.sh    the revert job: `/bin/sh $D/revert.sh ID SECONDS`
+#           claimed      `pending`, once a confirm, a revert or the job has taken it
+# Keys:   a path under $R (proc/irq/N/smp_affinity, proc/irq/N/smp_affinity_list,
+#         sys/class/net/IF/queues/rx-N/rps_cpus, .../rx-N/rps_flow_cnt, .../tx-N/xps_cpus,
+#         proc/sys/net/core/rps_sock_flow_entries), napi:PID (a kernel thread's CPUs, through
+#         taskset) or ethtool:IF:rx-usecs. restore writes nothing else, whatever revert.data says.
+# Exit statuses the callers give: 2 a revert time out of range, 3 unsafe or unwritable state,
+# 4 an apply is pending.
+
+# state_lock: one apply, confirm, revert or revert job at a time. flock where there is one (the
+# kernel frees the lock when its holder ends); otherwise a mkdir lock, broken only when the
+# process it names has ended. state_unlock, or the end of the shell, frees it. Then checks the
+# state files (state_files): 1 when the lock or the check fails.
+state_lock() {
+    if command -v flock >/dev/null 2>&1; then
+        exec 9>>"$D/lock" || { say "cannot open $D/lock"; return 1; }
+        flock 9 || { say "cannot lock $D/lock"; return 1; }
+        state_files
+        return
+    fi
+    sl_empty=0
+    while ! mkdir "$D/lock.d" 2>/dev/null; do
+        sl_pid=
+        IFS= read -r sl_pid <"$D/lock.d/pid" 2>/dev/null
+        if [ -z "$sl_pid" ]; then
+            # Made a moment ago, its PID not written yet; or left so by a holder that died in
+            # that moment.
+            sl_empty=$((sl_empty + 1))
+            [ "$sl_empty" -lt 30 ] || rm -rf "$D/lock.d"
+        elif ! kill -0 "$sl_pid" 2>/dev/null; then
+            rm -rf "$D/lock.d"
+            continue
+        fi
+        sleep 1
+    done
+    echo "$$" >"$D/lock.d/pid"
+    trap 'rm -rf "$D/lock.d"' EXIT
+    state_files
+}
+
+state_unlock() {
+    if [ -d "$D/lock.d" ]; then
+        rm -rf "$D/lock.d"
+        trap - EXIT
+    else
+        exec 9>&-
+    fi
+}
+
+# begin_apply: how every apply starts: the state directory checked, the lock taken, no other apply
+# pending, and an empty revert.new of this apply's own. Otherwise the exit status to stop with:
+# 3, or 4 while another apply is pending.
+begin_apply() {
+    umask 077
+    state_dir || return 3
+    state_lock || return 3
+    pending_check || return 4
+    rm -f "$D/revert.new"
+    (
+        set -C
+        : >"$D/revert.new"
+    ) || {
+        say "cannot write $D/revert.new"
+        return 3
+    }
+}
+
+# pending_check: 0 when no revert waits; otherwise says which one does, and 1.
+pending_check() {
+    [ -e "$D/pending" ] || return 0
+    pc_pid=
+    pc_id=
+    pc_since=
+    pc_from=
+    read -r pc_pid pc_id pc_since pc_from <"$D/pending" 2>/dev/null
+    say "an apply is pending since ${pc_since:-an unknown time} from ${pc_from:-an unknown host}; confirm or revert it first"
+    return 1
+}
+
+# key_ok KEY: a target coresteer sets, named as coresteer names it.
+key_ok() {
+    case $1 in
+    napi:*)
+        kthread "${1#napi:}"
+        return
+        ;;
+    ethtool:*:rx-usecs)
+        ko_if=${1#ethtool:}
+        ko_if=${ko_if%:rx-usecs}
+        case $ko_if in
+        '' | . | .. | */* | *:*) return 1 ;;
+        esac
+        return 0
+        ;;
+    /* | */ | *//*) return 1 ;;
+    esac
+    set -f
+    ko_ifs=$IFS
+    IFS=/
+    # shellcheck disable=SC2086 # split at the slashes
+    set -- $1
+    IFS=$ko_ifs
+    set +f
+    case $# in
+    4)
+        [ "$1/$2" = proc/irq ] && digits "$3" || return 1
+        case $4 in
+        smp_affinity | smp_affinity_list) return 0 ;;
+        esac
+        ;;
+    5) [ "$1/$2/$3/$4/$5" = proc/sys/net/core/rps_sock_flow_entries ] && return 0 ;;
+    7)
+        [ "$1/$2/$3" = sys/class/net ] && [ "$5" = queues ] || return 1
+        case $4 in
+        . | ..) return 1 ;;
+        esac
+        case $6/$7 in
+        rx-*/rps_cpus | rx-*/rps_flow_cnt) digits "${6#rx-}" && return 0 ;;
+        tx-*/xps_cpus) digits "${6#tx-}" && return 0 ;;
+        esac
+        ;;
+    esac
+    return 1
+}
+
+# value_ok VALUE: a mask, CPU list or number, as the kernel prints them.
+value_ok() {
+    case $1 in
+    '' | *[!0-9a-fA-F,-]*) return 1 ;;
+    esac
+    [ "${#1}" -le 8192 ]
+}
+
+# getv KEY: the current value into $v. napi:* and ethtool:* exist only on the live root.
+getv() {
+    v=
+    case $1 in
+    napi:*)
+        [ -z "$R" ] && kthread "${1#napi:}" || return 1
+        v=$(sed -n 's/^Cpus_allowed:[[:space:]]*//p' "/proc/${1#napi:}/status" 2>/dev/null)
+        ;;
+    ethtool:*)
+        [ -z "$R" ] || return 1
+        gv_k=${1#ethtool:}
+        v=$(ethtool -c "${gv_k%%:*}" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p')
+        ;;
+    *) IFS= read -r v <"$R/$1" 2>/dev/null ;;
+    esac
+    [ -n "$v" ]
+}
+
+# setv KEY VALUE: writes; the reason on stderr when it fails.
+setv() {
+    case $1 in
+    napi:* | ethtool:*)
+        if [ -n "$R" ]; then
+            echo "only on the live root (/), not under $R" >&2
+            return 1
+        fi
+        ;;
+    esac
+    case $1 in
+    napi:*)
+        if ! kthread "${1#napi:}"; then
+            echo "process ${1#napi:} is not a kernel thread: not found" >&2
+            return 1
+        fi
+        taskset -p "$(printf '%s' "$2" | tr -d ,)" "${1#napi:}" >/dev/null
+        ;;
+    ethtool:*)
+        sv_k=${1#ethtool:}
+        if ! sv_e=$(ethtool -C "${sv_k%%:*}" rx-usecs "$2" 2>&1); then
+            case $sv_e in
+            *unmodified* | *"no coalesce parameters changed"*) ;;
+            *)
+                printf '%s\n' "$sv_e" >&2
+                return 1
+                ;;
+            esac
+        fi
+        ;;
+    # echo, not printf: BusyBox ash's printf fails a refused write without saying why.
+    *) echo "$2" >"$R/$1" ;;
+    esac
+}
+
+# restore: writes back every old value of revert.data that is one coresteer sets; says which
+# lines it left alone.
+restore() {
+    [ -f "$D/revert.data" ] && [ ! -L "$D/revert.data" ] || return 0
+    rs_n=0
+    while IFS="$TAB" read -r rs_p rs_v; do
+        rs_n=$((rs_n + 1))
+        [ -n "$rs_p" ] || continue
+        if ! key_ok "$rs_p" || ! value_ok "$rs_v"; then
+            say "revert.data line $rs_n is not a value coresteer sets: left alone"
+            continue
+        fi
+        setv "$rs_p" "$rs_v" >/dev/null 2>&1
+    done <"$D/revert.data"
+}
+
+# from: where this apply came from, for the message a second apply gets.
+from() {
+    if [ -n "${SSH_CLIENT:-}" ]; then
+        printf '%s' "${SSH_CLIENT%% *}"
+    else
+        printf 'this router'
+    fi
+}
+
+# revert_time SECONDS: whole seconds from 5 to 86400, or 2 with the reason.
+revert_time() {
+    if ! digits "$1" || [ "$1" -lt 5 ] || [ "$1" -gt 86400 ]; then
+        say "the revert time must be 5 to 86400 seconds, not '$1'"
+        return 2
+    fi
+}
+
+# arm ID SECONDS: starts the revert job, once revert.data holds every old value, and records it
+# in `pending`. $REVERT_JOB is the job's text.
+arm() {
+    revert_time "$2" || return 2
+    rm -f "$D/revert.sh" "$D/pending" "$D/claimed"
+    (
+        set -C
+        printf '%s\n' "$REVERT_JOB" >"$D/revert.sh"
+    ) || return 3
+    /bin/sh "$D/revert.sh" "$1" "$2" 9>&- </dev/null >/dev/null 2>&1 &
+    ar_pid=$!
+    if ! (
+        set -C
+        printf '%s %s %s %s\n' "$ar_pid" "$1" "$(date +%H:%M:%S)" "$(from)" >"$D/pending"
+    ); then
+        kill "$ar_pid" 2>/dev/null
+        return 3
+    fi
+}
+
+# job_ours PID ID: the process is the revert job armed as ID (and not a process that took its
+# PID since).
+job_ours() {
+    digits "$1" || return 1
+    case $2 in
+    '' | *[!0-9A-Za-z_.-]*) return 1 ;;
+    esac
+    jo_c=$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null) || return 1
+    case $jo_c in
+    "/bin/sh $D/revert.sh $2 "*) return 0 ;;
+    esac
+    return 1
+}
+
+# claim: takes `pending` for the caller and ends the revert job it names, when that PID is the
+# job. 1 when no revert waits.
+claim() {
+    [ -f "$D/pending" ] || return 1
+    cl_pid=
+    cl_id=
+    read -r cl_pid cl_id cl_rest <"$D/pending" 2>/dev/null
+    mv -f "$D/pending" "$D/claimed" || return 1
+    if job_ours "$cl_pid" "$cl_id"; then
+        kill "$cl_pid" 2>/dev/null
+    fi
+    return 0
+}
