@@ -124,6 +124,7 @@ std::optional<Opened> openTarget(const Options& o, std::ostream& err) {
             return std::nullopt;
         }
         t->knownHostsFile = o.knownHosts;
+        t->acceptNewHopKeys = o.acceptNew;
         t->identityFile = o.identity;
         t->configFile = o.sshConfig;
         r.prompter = std::make_unique<ssh::TerminalPrompter>(err, o.acceptNew);
@@ -1074,12 +1075,15 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
     auto target = [&](CLI::App* c, const std::string& words, bool json = true) {
         c->add_option("--root", o.root, "a /proc and /sys tree here; over SSH one on the router")
             ->type_name("DIR");
-        c->add_option("--known-hosts", o.knownHosts, "another known_hosts file")->type_name("FILE");
+        c->add_option("--known-hosts", o.knownHosts,
+                      "another known_hosts file, for the router and every ProxyJump host")
+            ->type_name("FILE");
         c->add_option("-i,--identity", o.identity, "a private key to try")->type_name("FILE");
         c->add_option("-F,--ssh-config", o.sshConfig, "another ssh_config file (none: none)")
             ->type_name("FILE");
         c->add_flag("--accept-new-host-key", o.acceptNew,
-                    "trust a host key seen for the first time (never a changed one)");
+                    "trust a host key seen for the first time, a jump host's too (never a "
+                    "changed one)");
         if (json)
             c->add_flag("--json", o.json, "answer in JSON");
         c->add_option("arguments", o.positional, words)->type_name("");

@@ -11,9 +11,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <poll.h>
 #include <random>
+#include <vector>
 
 namespace coresteer::ssh {
 
@@ -89,6 +92,9 @@ void wipe(std::string& s) {
 
 struct Session::Impl {
     std::unique_ptr<ssh_session_struct, SessionDeleter> session;
+    // The private ssh_config of this connection's jump hosts (see jumpHostsConfig), removed
+    // with the session.
+    std::string hopDir;
     ssh_callbacks_struct callbacks{};
     Session* owner = nullptr;
     std::string lastPassphraseError;
@@ -168,6 +174,31 @@ Session::~Session() {
 }
 
 bool Session::fail(ErrorKind kind, const std::string& detail) {
+    // A jump host's ssh that stopped says why in its stderr: a changed or unknown key, a login.
+    std::string hop;
+    if (!m_impl->hopDir.empty() && kind != ErrorKind::Stopped && kind != ErrorKind::BadTarget) {
+        std::ifstream in(m_impl->hopDir + "/stderr");
+        std::string line;
+        std::vector<std::string> lines;
+        while (std::getline(in, line))
+            if (!text::trim(line).empty() && line.find("@@@") == std::string::npos)
+                lines.push_back(std::string(text::trim(line)));
+        for (std::size_t i = lines.size() > 2 ? lines.size() - 2 : 0; i < lines.size(); ++i)
+            hop += (hop.empty() ? "" : " ") + lines[i];
+    }
+    if (!hop.empty()) {
+        std::ifstream in(m_impl->hopDir + "/stderr");
+        const std::string all((std::istreambuf_iterator<char>(in)), {});
+        kind = all.find("IDENTIFICATION HAS CHANGED") != std::string::npos
+                   ? ErrorKind::HostKeyChanged
+               : all.find("Host key verification failed") != std::string::npos
+                   ? ErrorKind::HostKeyUnknown
+                   : kind;
+        m_error = makeError(kind, "the jump host to " + m_target.display(),
+                            "its ssh said: " + text::printable(hop, 300));
+        log::debug(log::ssh, m_target.display(), ": ", m_error.message);
+        return false;
+    }
     m_error = makeError(kind, m_target.display(), detail);
     log::debug(log::ssh, m_target.display(), ": ", m_error.message);
     return false;
@@ -179,6 +210,81 @@ bool Session::isConnected() const {
 
 void Session::disconnect() {
     m_impl->session.reset();
+    if (!m_impl->hopDir.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(m_impl->hopDir, ec);
+        m_impl->hopDir.clear();
+    }
+}
+
+namespace {
+
+// A value for an ssh_config line, or nullopt for one that the format cannot hold.
+std::optional<std::string> configWord(const std::string& s) {
+    if (s.empty() || s.find_first_of("\"\n\r\\") != std::string::npos)
+        return std::nullopt;
+    return "\"" + s + "\"";
+}
+
+} // namespace
+
+// libssh reaches a ProxyJump host through `ssh -W`, OpenSSH's own client, which checks the
+// hops' keys against the user's own known_hosts and reads ~/.ssh/config, not the files this
+// session was given. With an explicit known_hosts, the proxy command gets `-F` with a private
+// config of this session's: every hop checked against the same known_hosts as the final host
+// (StrictHostKeyChecking ask, or accept-new), then the session's ssh_config and the system's.
+// OpenSSH hands -F on to the hops after the first (ProxyJump a,b).
+bool Session::jumpHostsConfig() {
+    ssh_session s = m_impl->s();
+    const auto& t = m_target;
+    char* raw = nullptr;
+    if (t.knownHostsFile.empty() || ssh_options_get(s, SSH_OPTIONS_PROXYCOMMAND, &raw) != SSH_OK ||
+        !raw)
+        return true;
+    std::string command = raw;
+    ssh_string_free_char(raw);
+    // Only the command libssh makes of ProxyJump; a ProxyCommand of the user's runs as written.
+    if (!text::startsWith(command, "ssh ") || command.find(" -W '[%h]:%p' ") == std::string::npos)
+        return true;
+    const auto knownHosts = configWord(std::filesystem::absolute(t.knownHostsFile).string());
+    std::string userConfig;
+    if (t.configFile.empty()) {
+        const char* home = std::getenv("HOME");
+        userConfig = t.sshDir.empty() ? std::string(home ? home : "") + "/.ssh/config"
+                                      : t.sshDir + "/config";
+    } else if (t.configFile != "none") {
+        userConfig = std::filesystem::absolute(t.configFile).string();
+    }
+    const auto include =
+        userConfig.empty() ? std::optional<std::string>("") : configWord(userConfig);
+    if (!knownHosts || !include)
+        return fail(ErrorKind::BadTarget,
+                    "a path with a quote or a line break cannot go into the jump host's "
+                    "ssh_config");
+    const char* tmp = std::getenv("TMPDIR");
+    std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/coresteer-jump.XXXXXX";
+    if (!::mkdtemp(dir.data()))
+        return fail(ErrorKind::BadTarget, "cannot make a private directory for the jump host");
+    m_impl->hopDir = dir;
+    std::string config =
+        "# coresteer: the jump hosts of one connection\nHost *\n    UserKnownHostsFile " +
+        *knownHosts +
+        "\n    GlobalKnownHostsFile /dev/null\n    HashKnownHosts no\n    StrictHostKeyChecking " +
+        (t.acceptNewHopKeys ? "accept-new" : "ask") + "\n";
+    if (!include->empty())
+        config += "Include " + *include + "\n";
+    config += "Include /etc/ssh/ssh_config\n";
+    std::string error;
+    if (!text::writeFileAtomic(dir + "/config", config, &error))
+        return fail(ErrorKind::BadTarget, error);
+    // What the hops' ssh says (a changed key, a refused login) goes to a file of the session's:
+    // libssh keeps no stderr of a proxy command.
+    command = "ssh -F " + shellQuote(dir + "/config") + command.substr(3) + " 2>" +
+              shellQuote(dir + "/stderr");
+    log::debug(log::ssh, t.display(), ": jump hosts through ", command);
+    if (ssh_options_set(s, SSH_OPTIONS_PROXYCOMMAND, command.c_str()) != SSH_OK)
+        return fail(ErrorKind::BadTarget, ssh_get_error(s));
+    return true;
 }
 
 bool Session::configure() {
@@ -222,6 +328,8 @@ bool Session::configure() {
     if (!t.identityFile.empty() &&
         ssh_options_set(s, SSH_OPTIONS_ADD_IDENTITY, t.identityFile.c_str()) != SSH_OK)
         return fail(ErrorKind::BadTarget, ssh_get_error(s));
+    if (!jumpHostsConfig())
+        return false;
 
     m_impl->callbacks.userdata = m_impl.get();
     m_impl->callbacks.auth_function = &Impl::passphraseCallback;

@@ -129,6 +129,7 @@ private:
     struct Impl;
     bool fail(ErrorKind kind, const std::string& detail = {});
     bool configure();
+    bool jumpHostsConfig();
     bool connectSocket();
     bool verifyHostKey();
     bool authenticate();

@@ -18,6 +18,10 @@ struct Target {
     std::string configFile;     // ssh_config to apply; "none" to read none
     std::string knownHostsFile; // known_hosts to check and to add accepted keys to
     std::string sshDir;         // where default identities (id_ed25519, ...) are looked for
+    // With knownHostsFile and a ProxyJump: an unknown jump host's key is taken and added to it
+    // (OpenSSH's StrictHostKeyChecking=accept-new) instead of asked for on the terminal. A
+    // changed key is refused either way.
+    bool acceptNewHopKeys = false;
 
     int connectTimeoutMs = 10000;
     int operationTimeoutMs = 30000;

@@ -693,6 +693,72 @@ TEST(SshCli, ProxyJumpFromSshConfig) {
               std::string::npos);
 }
 
+// With --known-hosts FILE, every jump host's key is checked against FILE too, never against the
+// user's own known_hosts: a changed key on the hop stops the connection (through sshd and
+// through dropbear), an unknown one is asked for (refused without a terminal) or, with
+// --accept-new-host-key, added to FILE.
+TEST(SshCli, JumpHostsAreCheckedAgainstTheSameKnownHosts) {
+    const auto dir = kDir / "jump-keys";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    ::chmod(dir.c_str(), 0777);
+    const auto user = env("CS_SSH_USER");
+    // "behind-X": the final host reached through hop X.
+    std::ofstream(dir / "config") << "Host behind-sshd\n  HostName 127.0.0.1\n  Port "
+                                  << env("CS_DROPBEAR_PORT") << "\n  User " << user
+                                  << "\n  ProxyJump " << user
+                                  << "@127.0.0.1:" << env("CS_SSHD_PORT")
+                                  << "\nHost behind-dropbear\n  HostName 127.0.0.1\n  Port "
+                                  << env("CS_SSHD_PORT") << "\n  User " << user << "\n  ProxyJump "
+                                  << user << "@127.0.0.1:" << env("CS_DROPBEAR_PORT") << "\n";
+    const auto board = (test::boardsDir() / "bpi-r4").string();
+    const auto kh = dir / "known_hosts";
+    auto run = [&](const std::string& alias, bool acceptNew) {
+        const std::string cmd = "setsid runuser -u " + user + " -- " + std::string(CORESTEER_CLI) +
+                                " snapshot " + alias + " --ssh-config '" +
+                                (dir / "config").string() + "' --known-hosts '" + kh.string() +
+                                "' --identity '" + env("CS_CLIENT_KEY") + "'" +
+                                (acceptNew ? " --accept-new-host-key" : "") + " --root '" + board +
+                                "' < /dev/null > /dev/null 2>'" + (dir / "err").string() + "'";
+        return WEXITSTATUS(std::system(cmd.c_str()));
+    };
+    const auto otherKey = slurp(env("CS_OTHER_HOST_KEY") + ".pub");
+    const auto wrong = otherKey.substr(0, otherKey.find(' ', otherKey.find(' ') + 1));
+    for (const auto* hop : {"CS_SSHD_PORT", "CS_DROPBEAR_PORT"}) {
+        const std::string alias =
+            std::string(hop) == "CS_SSHD_PORT" ? "behind-sshd" : "behind-dropbear";
+        SCOPED_TRACE(alias);
+        // Changed: FILE has another key for the hop (the test user's own file has the right one
+        // for sshd).
+        const std::string pinned = "[127.0.0.1]:" + env(hop) + " " + wrong + "\n";
+        std::ofstream(kh, std::ios::trunc) << pinned;
+        ::chmod(kh.c_str(), 0666);
+        EXPECT_EQ(run(alias, true), 2);
+        EXPECT_NE(
+            slurp(dir / "err").find("The host key of the jump host to " + alias + " has CHANGED"),
+            std::string::npos)
+            << slurp(dir / "err");
+        EXPECT_EQ(slurp(kh), pinned); // nothing added: the final host was never reached
+        // Unknown, and no terminal to ask on: refused.
+        std::ofstream(kh, std::ios::trunc).flush();
+        EXPECT_EQ(run(alias, false), 2);
+        EXPECT_NE(
+            slurp(dir / "err").find("The host key of the jump host to " + alias + " is not known"),
+            std::string::npos)
+            << slurp(dir / "err");
+        EXPECT_EQ(slurp(kh), "");
+        // Unknown, --accept-new-host-key: the hop's key and the final host's go to FILE.
+        EXPECT_EQ(run(alias, true), 0) << slurp(dir / "err");
+        const auto known = slurp(kh);
+        EXPECT_NE(known.find("[127.0.0.1]:" + env(hop) + " "), std::string::npos) << known;
+        EXPECT_EQ(run(alias, false), 0) << slurp(dir / "err"); // both known now
+    }
+    // The private config of the hops is gone with the session.
+    for (const auto& e : fs::directory_iterator("/tmp"))
+        EXPECT_EQ(e.path().filename().string().rfind("coresteer-jump.", 0), std::string::npos)
+            << e.path();
+}
+
 TEST(SshCli, ApplyWithoutConfirmIsRevertedByTheRouter) {
     const auto dir = kDir / "cli-apply";
     const auto root = writableBoard(dir, "nanopi-r6s-friendlywrt");
