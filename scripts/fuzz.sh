@@ -23,6 +23,7 @@ seed softirqs $boards/*/proc/softirqs
 seed netdev $boards/*/proc/net/dev
 seed cpumask $boards/*/proc/irq/*/smp_affinity $boards/*/sys/devices/system/cpu/online
 mkdir -p "$corpus/snapshot" "$corpus/recording" "$corpus/sampler"
+seed export resources/presets/*.json
 
 run_one() {
     local t=$1 log=$build/fuzz-$1.log
@@ -40,7 +41,7 @@ run_one() {
 }
 
 pids=()
-for t in interrupts procstat softirqs netdev cpumask snapshot recording sampler; do
+for t in interrupts procstat softirqs netdev cpumask snapshot recording sampler export; do
     if [ ! -x "$build/tests/fuzz/fuzz_$t" ]; then
         echo "fuzz_$t: FAILED, not built"
         continue
