@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/capture.h"
+#include "core/json_text.h"
 #include "core/conflicts.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
@@ -577,8 +578,7 @@ bool MainWindow::savePreset(const QString& path) {
     p.note = "Saved by coresteer from " + snap->origin + ".";
     p.layout = m_grid->pendingLayout(true);
     QFile f(path);
-    const auto text =
-        toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    const auto text = jsonText(toJson(p)) + "\n";
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
         f.write(text.data(), static_cast<qint64>(text.size())) !=
             static_cast<qint64>(text.size())) {

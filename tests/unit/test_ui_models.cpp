@@ -1,8 +1,11 @@
 // The Qt models over every board fixture, checked by QAbstractItemModelTester; the main window
 // loading a fixture on its worker thread.
 #include "board_expect.h"
+#include "hostile_names.h"
 #include "core/capture.h"
 #include "core/collect_local.h"
+#include "core/layout/layout_json.h"
+#include "core/live/recording.h"
 #include "live_ticks.h"
 #include "ui/applydialog.h"
 #include "ui/comparedialog.h"
@@ -324,6 +327,30 @@ TEST(MainWindow, OpensACaptureReadOnly) {
     EXPECT_FALSE(w.openCapture(QString::fromStdString(bad.string())));
     EXPECT_NE(w.lastError().indexOf(QStringLiteral("not.capture")), -1)
         << w.lastError().toStdString();
+}
+
+// A recording of a router whose names are not all UTF-8 (and hold controls): it starts, and the
+// layout it keeps is JSON that names the valid IRQ as the router does.
+TEST(LivePanel, RecordsARouterWithHostileNames) {
+    const auto root = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-hostile-names" / "root";
+    test::makeHostileRoot(root);
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString(root.string()));
+    ASSERT_TRUE(shown.wait(20000)) << w.lastError().toStdString();
+    auto* panel = w.livePanel();
+    panel->testButton()->click(); // Start recording
+    ASSERT_TRUE(panel->testRunning());
+    // The tree's counters stand still: ticks are recorded, with no rates between them.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel->recordedTicks() >= 3; }, 20000));
+    panel->testButton()->click(); // Stop
+    const auto rec = panel->recording();
+    ASSERT_TRUE(rec);
+    std::string error;
+    const auto layout = parseLayout(rec->info.layout, &error);
+    ASSERT_TRUE(layout) << error;
+    EXPECT_TRUE(std::any_of(layout->irqs.begin(), layout->irqs.end(),
+                            [](const IrqTarget& t) { return t.irq.action == test::kValidIrq; }));
 }
 
 // The demo is alive: its live load shows in the grid and the status bar, the hot core is a
