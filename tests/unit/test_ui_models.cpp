@@ -1,11 +1,11 @@
 // The Qt models over every board fixture, checked by QAbstractItemModelTester; the main window
 // loading a fixture on its worker thread.
 #include "board_expect.h"
-#include "hostile_names.h"
 #include "core/capture.h"
 #include "core/collect_local.h"
 #include "core/layout/layout_json.h"
 #include "core/live/recording.h"
+#include "hostile_names.h"
 #include "live_ticks.h"
 #include "ui/applydialog.h"
 #include "ui/comparedialog.h"
@@ -327,6 +327,37 @@ TEST(MainWindow, OpensACaptureReadOnly) {
     EXPECT_FALSE(w.openCapture(QString::fromStdString(bad.string())));
     EXPECT_NE(w.lastError().indexOf(QStringLiteral("not.capture")), -1)
         << w.lastError().toStdString();
+}
+
+// A capture that would write outside its private directory (a link out of it, with a listing
+// under the link) is refused with the file and the line, and nothing outside is written; the
+// same capture inside a recording is refused with the recording's line.
+TEST(MainWindow, RefusesACaptureThatWouldWriteOutsideItsDirectory) {
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-hostile-capture";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "outside");
+    FileBundle b;
+    b.add("sys/class/net/eth0/device", {BundleEntry::Kind::Link, (dir / "outside").string()});
+    b.add("sys/class/net/eth0/device/msi_irqs", {BundleEntry::Kind::Dir, "42\n"});
+    const auto capture = writeCapture(b); // the listing's entry starts on line 5
+    const auto file = dir / "hostile.capture";
+    std::ofstream(file, std::ios::binary) << capture;
+    MainWindow w;
+    EXPECT_FALSE(w.openCapture(QString::fromStdString(file.string())));
+    const auto error = w.lastError().toStdString();
+    EXPECT_NE(error.find("hostile.capture: line 5: sys/class/net/eth0/device/msi_irqs: "),
+              std::string::npos)
+        << error;
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
+
+    RecordingWriter rec({"r", utcTimestamp(), 10, capture, ""});
+    const auto recording = dir / "hostile.csrec";
+    std::ofstream(recording, std::ios::binary) << rec.text();
+    EXPECT_FALSE(w.openRecording(QString::fromStdString(recording.string()), 0));
+    // The recording's header takes 5 lines: the capture's line 5 is its line 10.
+    EXPECT_NE(w.lastError().toStdString().find("hostile.csrec: line 10: "), std::string::npos)
+        << w.lastError().toStdString();
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
 }
 
 // A recording of a router whose names are not all UTF-8 (and hold controls): it starts, and the
