@@ -156,4 +156,41 @@ const std::vector<CollectPattern>& collectionSpec() {
     return spec;
 }
 
+std::string entryNameProblem(std::string_view name) {
+    if (name.empty())
+        return "an empty name";
+    if (name == "." || name == "..")
+        return "the name '" + std::string(name) + "'";
+    if (name.find('\0') != std::string_view::npos)
+        return "a name with a NUL byte";
+    if (name.find('/') != std::string_view::npos)
+        return "a name with a '/'";
+    if (name.size() > kMaxNameBytes)
+        return "a name longer than " + std::to_string(kMaxNameBytes) + " bytes";
+    return {};
+}
+
+std::string entryPathProblem(std::string_view path) {
+    if (path.empty())
+        return "an empty path";
+    if (path.front() == '/')
+        return "an absolute path";
+    if (path.size() > kMaxPathBytes)
+        return "a path longer than " + std::to_string(kMaxPathBytes) + " bytes";
+    for (auto name : text::split(path, '/'))
+        if (auto p = entryNameProblem(name); !p.empty())
+            return p + " in the path";
+    return {};
+}
+
+std::string linkTargetProblem(std::string_view target) {
+    if (target.empty())
+        return "an empty link target";
+    if (target.find('\0') != std::string_view::npos)
+        return "a link target with a NUL byte";
+    if (target.size() > kMaxPathBytes)
+        return "a link target longer than " + std::to_string(kMaxPathBytes) + " bytes";
+    return {};
+}
+
 } // namespace coresteer

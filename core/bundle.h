@@ -72,6 +72,21 @@ struct CollectPattern {
 
 const std::vector<CollectPattern>& collectionSpec();
 
+// Bounds on names, as the file system has them: a name (one path component) of at most 255
+// bytes, a path or a link target of at most 4095.
+inline constexpr std::size_t kMaxNameBytes = 255;
+inline constexpr std::size_t kMaxPathBytes = 4095;
+
+// Why `name` cannot be one name in a directory, such as "a name with a NUL byte" or "the name
+// '..'"; empty when it can.
+std::string entryNameProblem(std::string_view name);
+// Why `path` cannot name an entry below a directory ("an absolute path", "the name '..' in the
+// path", ...); empty when it can: relative, and every name in it one that entryNameProblem()
+// takes.
+std::string entryPathProblem(std::string_view path);
+// Why `target` cannot be a link's target (empty, a NUL byte, too long); empty when it can.
+std::string linkTargetProblem(std::string_view target);
+
 // Whether `name` matches one pattern component.
 bool matchComponent(std::string_view component, std::string_view name);
 

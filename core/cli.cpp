@@ -2,6 +2,7 @@
 
 #include "core/capture.h"
 #include "core/inventory.h"
+#include "core/json_text.h"
 #include "core/layout/apply.h"
 #include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
@@ -52,10 +53,6 @@ constexpr const char* kExitCodes =
     R"(exit codes: 0 ok, 1 partial (see the warnings; for diff: targets that cannot apply; for
             confirm and revert: nothing was pending), 2 unusable input, bad usage or a
             connection error)";
-
-std::string jsonText(const nlohmann::json& j) {
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 int usageError(std::ostream& err, const std::string& msg) {
     err << "coresteer-cli: " << msg << "\nRun 'coresteer-cli --help' for the commands.\n";
@@ -215,7 +212,7 @@ int planCommand(const Options& o, std::ostream& out, std::ostream& err) {
         return 2;
     const auto l = plan(a->snap);
     if (o.json)
-        out << toJson(l).dump(2) << "\n";
+        out << jsonText(toJson(l)) << "\n";
     else
         out << "Proposed layout for " << a->where << "\n\n" << layoutText(l, a->snap);
     return 0;
@@ -343,10 +340,7 @@ int presetCommand(const std::string& what, Options o, std::ostream& out, std::os
              (a->snap.system.model.empty() ? p.board : a->snap.system.model) + ").";
     p.layout = currentLayout(a->snap);
     std::string error;
-    if (!text::writeFileAtomic(
-            o.positional.front(),
-            toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-            &error)) {
+    if (!text::writeFileAtomic(o.positional.front(), jsonText(toJson(p)) + "\n", &error)) {
         err << "coresteer-cli: " << error << "\n";
         return 2;
     }
@@ -792,7 +786,7 @@ void printRates(const Options& o, const Rates& r, const Snapshot& snap, std::ost
                                        {"tx_bps", n.txBitsPerSec},
                                        {"rx_pps", n.rxPacketsPerSec},
                                        {"tx_pps", n.txPacketsPerSec}});
-        out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+        out << jsonText(j, -1) << std::endl;
         return;
     }
     out << t << " s ";

@@ -177,20 +177,68 @@ const CollectPattern* patternFor(std::string_view path) {
     return nullptr;
 }
 
+namespace {
+
+const char* kindName(BundleEntry::Kind k) {
+    switch (k) {
+    case BundleEntry::Kind::File:
+        return "a file";
+    case BundleEntry::Kind::Link:
+        return "a link";
+    case BundleEntry::Kind::Dir:
+        return "a directory";
+    default:
+        return "an entry";
+    }
+}
+
+// Why the script could not have printed an entry of `kind` at `path` (empty when it could):
+// each pattern of the spec gives its paths one kind, and listings are of directories.
+std::string kindProblem(char kind, std::string_view path, const CollectPattern* pat) {
+    BundleEntry::Kind k;
+    switch (kind) {
+    case 'F':
+        k = BundleEntry::Kind::File;
+        break;
+    case 'L':
+        k = BundleEntry::Kind::Link;
+        break;
+    case 'D':
+        k = BundleEntry::Kind::Dir;
+        break;
+    case 'M':
+        return {};
+    default:
+        return "unknown entry kind '" + text::printable(std::string_view(&kind, 1)) +
+               "' (entries are F, L, D or M)";
+    }
+    const auto want = pat ? pat->kind : BundleEntry::Kind::Dir; // no pattern: a listing
+    if (k == want || (k == BundleEntry::Kind::Dir && isListedDirectory(path)))
+        return {};
+    return std::string(kindName(k)) + " where the collection spec has " + kindName(want);
+}
+
+} // namespace
+
 bool parseCollectOutput(std::string_view out, const std::string& token, FileBundle& bundle,
-                        std::string* error) {
+                        std::string* error, int firstLine, EntryLines* lines) {
+    EntryLines own;
+    EntryLines& seen = lines ? *lines : own;
+    int line = firstLine;    // the line of the entry being read
+    std::size_t counted = 0; // where `line` was counted up to
     auto fail = [&](const std::string& msg) {
         if (error)
-            *error = msg;
+            *error = "line " + std::to_string(line) + ": " + msg;
         return false;
     };
     const std::string marker = token + " ";
     const std::string endMarker = "\n" + token + " E";
     std::size_t pos = 0;
     while (true) {
+        line += static_cast<int>(std::count(out.begin() + counted, out.begin() + pos, '\n'));
+        counted = pos;
         if (out.compare(pos, marker.size(), marker) != 0)
-            return fail("the router's output is cut short or garbled near byte " +
-                        std::to_string(pos));
+            return fail("the router's output is cut short or garbled here");
         const auto eol = out.find('\n', pos);
         if (eol == std::string_view::npos)
             return fail("the router's output is cut short");
@@ -201,28 +249,44 @@ bool parseCollectOutput(std::string_view out, const std::string& token, FileBund
             return fail("bad entry header in the router's output");
         const char kind = header[0];
         const std::string path(header.substr(2));
+        const auto where = text::printable(path) + ": ";
         const auto contentStart = eol + 1;
         const auto end = out.find(endMarker, contentStart);
         if (end == std::string_view::npos)
-            return fail("the router's output is cut short in " + text::printable(path));
+            return fail(where + "the router's output is cut short here");
         const std::string_view content = out.substr(contentStart, end - contentStart);
         const auto endEol = out.find('\n', end + endMarker.size());
         if (endEol == std::string_view::npos)
-            return fail("the router's output is cut short after " + text::printable(path));
+            return fail(where + "the router's output is cut short after it");
         const auto status =
             text::trim(out.substr(end + endMarker.size(), endEol - end - endMarker.size()));
         pos = endEol + 1;
 
         const auto* pat = patternFor(path);
         if (!pat && !(kind == 'D' && isListedDirectory(path)))
-            return fail("the router sent an unexpected path: " + text::printable(path));
+            return fail(where + "an unexpected path (the collection spec reads no such file)");
+        if (const auto p = entryPathProblem(path); !p.empty())
+            return fail(where + p);
+        if (const auto first = seen.find(path); first != seen.end()) {
+            const auto* before = bundle.get(path);
+            if (kind == 'D' && before && before->kind == BundleEntry::Kind::Dir)
+                continue; // a directory is listed once for each pattern that walks it
+            return fail(where + "declared a second time (first on line " +
+                        std::to_string(first->second) + ")");
+        }
+        // An F entry with a failed status says only that the path could not be read (a capture
+        // writes an unreadable link so): it has no kind to check.
+        const auto sp = status.find(' ');
+        const auto rc = text::parseU64(status.substr(0, sp));
+        const bool unread = kind == 'F' && !status.empty() && (!rc || *rc != 0);
+        if (const auto p = kindProblem(kind, path, pat); !p.empty() && !unread)
+            return fail(where + p);
+        seen.emplace(path, line);
         const bool wild = pat && pat->pattern != path;
         BundleEntry e;
         switch (kind) {
         case 'F': {
-            const auto sp = status.find(' ');
-            const auto rc = text::parseU64(status.substr(0, sp));
-            if (!status.empty() && (!rc || *rc != 0)) {
+            if (unread) {
                 const auto reason =
                     reasonFrom(sp == std::string_view::npos ? "" : status.substr(sp + 1));
                 if (reason.find("No such file") != std::string::npos) {
@@ -230,10 +294,9 @@ bool parseCollectOutput(std::string_view out, const std::string& token, FileBund
                         continue;
                     e = {BundleEntry::Kind::Missing, {}};
                 } else {
-                    e = {BundleEntry::Kind::Unreadable, reason};
+                    // (a capture writes an unreadable entry with no reason as "unreadable")
+                    e = {BundleEntry::Kind::Unreadable, reason.empty() ? "unreadable" : reason};
                 }
-            } else if (!pat) {
-                return fail("the router sent a file where a directory was expected");
             } else if (content.size() > pat->maxBytes) {
                 e = {BundleEntry::Kind::TooLarge, std::to_string(pat->maxBytes)};
             } else {
@@ -242,27 +305,29 @@ bool parseCollectOutput(std::string_view out, const std::string& token, FileBund
             break;
         }
         case 'L':
+            if (const auto p = linkTargetProblem(content); !p.empty())
+                return fail(where + p);
             e = {BundleEntry::Kind::Link, std::string(content)};
             break;
         case 'D': {
             std::vector<std::string> names;
-            for (auto n : text::split(content, '\n'))
-                if (!n.empty() && names.size() < 65536)
-                    names.emplace_back(n);
+            for (auto n : text::split(content, '\n')) {
+                if (n.empty() || names.size() >= 65536)
+                    continue;
+                if (const auto p = entryNameProblem(n); !p.empty())
+                    return fail(where + "lists " + p);
+                names.emplace_back(n);
+            }
             std::sort(names.begin(), names.end());
             std::string joined;
             for (const auto& n : names)
                 joined += n + "\n";
             e = {BundleEntry::Kind::Dir, joined};
-            if (bundle.get(path))
-                continue; // listed once already
             break;
         }
-        case 'M':
+        default: // 'M'
             e = {BundleEntry::Kind::Missing, {}};
             break;
-        default:
-            return fail("bad entry kind in the router's output");
         }
         if (!bundle.add(path, std::move(e)))
             return fail("the router sent more files or bytes than coresteer accepts");

@@ -16,6 +16,7 @@
 
 #include "core/bundle.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,10 +35,18 @@ struct CollectScript {
 // A script that collects `root` ("/" on a router; a fixture root in tests).
 CollectScript makeCollectScript(const std::string& root);
 
-// Parses the script's output. False, with a message in *error, when the output is cut short
-// or its framing is broken; the bundle is then not to be used.
+// Each entry's path and the line its header is on.
+using EntryLines = std::map<std::string, int, std::less<>>;
+
+// Parses the script's output. False, with a message in *error that starts "line N: ", when the
+// output is cut short, its framing is broken, or it holds an entry that the script never prints:
+// a path outside the collection spec, a kind the spec does not give that path (a link where it
+// reads a file), an entry kind other than F, L, D and M, a path declared twice, a name with a
+// NUL byte or longer than a file name can be; the bundle is then not to be used. Lines count
+// from `firstLine` (the output's place in a file that holds it); *lines, when given, receives
+// every entry's line.
 bool parseCollectOutput(std::string_view output, const std::string& token, FileBundle& bundle,
-                        std::string* error);
+                        std::string* error, int firstLine = 1, EntryLines* lines = nullptr);
 
 // Collects `root` on the router in one exec of one script. nullopt, with a message in *error,
 // on any failure: a snapshot is never built from half an answer.

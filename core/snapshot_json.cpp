@@ -1,6 +1,7 @@
 #include "core/snapshot_json.h"
 
 #include "core/conflicts.h"
+#include "core/json_text.h"
 
 namespace coresteer {
 
@@ -181,7 +182,7 @@ json toJson(const Snapshot& snap) {
 }
 
 std::string toJsonText(const Snapshot& snap, int indent) {
-    return toJson(snap).dump(indent, ' ', false, json::error_handler_t::replace);
+    return jsonText(toJson(snap), indent);
 }
 
 } // namespace coresteer

@@ -22,7 +22,15 @@ seed procstat $boards/*/proc/stat
 seed softirqs $boards/*/proc/softirqs
 seed netdev $boards/*/proc/net/dev
 seed cpumask $boards/*/proc/irq/*/smp_affinity $boards/*/sys/devices/system/cpu/online
-mkdir -p "$corpus/snapshot" "$corpus/recording" "$corpus/sampler"
+mkdir -p "$corpus/snapshot" "$corpus/recording" "$corpus/sampler" "$corpus/capture"
+# Captures of the smaller boards, behind the byte that picks the capture mode (0: a capture).
+for b in archer-c7-v2 bcm4708-router mt7621-router nanopi-r4s; do
+    f=$corpus/capture/$b.capture
+    [ -f "$f" ] && continue
+    "$build/app/coresteer-cli" capture --root "$boards/$b" "$f.part" >/dev/null &&
+        { printf '\0' && cat "$f.part"; } >"$f"
+    rm -f "$f.part"
+done
 seed export resources/presets/*.json
 
 run_one() {
@@ -41,7 +49,7 @@ run_one() {
 }
 
 pids=()
-for t in interrupts procstat softirqs netdev cpumask snapshot recording sampler export; do
+for t in interrupts procstat softirqs netdev cpumask snapshot recording sampler capture export; do
     if [ ! -x "$build/tests/fuzz/fuzz_$t" ]; then
         echo "fuzz_$t: FAILED, not built"
         continue

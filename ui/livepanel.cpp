@@ -5,6 +5,7 @@
 #include "ui/recordingimage.h"
 
 #include "core/capture.h"
+#include "core/json_text.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/resolve.h"
 #include "core/live/latency.h"
@@ -229,7 +230,7 @@ void LivePanel::startTest() {
     info.hz = m_hz;
     if (m_snap->source)
         info.capture = writeCapture(*m_snap->source);
-    info.layout = toJson(currentLayout(*m_snap)).dump(2);
+    info.layout = jsonText(toJson(currentLayout(*m_snap)));
     m_writer = std::make_unique<RecordingWriter>(std::move(info));
     m_recordClock.start();
     m_writer->phase(0, "idle");

@@ -2,6 +2,7 @@
 
 #include "core/capture.h"
 #include "core/conflicts.h"
+#include "core/json_text.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
 #include "core/live/bottleneck.h"
@@ -298,17 +299,14 @@ void MainWindow::updateActions() {
 
 namespace {
 
-// A capture file (or the built-in demo's); nullopt with *error "<file>: why".
-std::optional<FileBundle> readCaptureFile(const QString& file, std::string* error) {
+// A capture file's text (or the built-in demo's); nullopt with *error "<file>: why".
+std::optional<std::string> readCaptureFile(const QString& file, std::string* error) {
     QFile in(file);
-    std::optional<FileBundle> bundle;
-    if (!in.open(QIODevice::ReadOnly))
-        *error = "cannot be read";
-    else
-        bundle = readCapture(in.readAll().toStdString(), error);
-    if (!bundle)
-        *error = file.toStdString() + ": " + *error;
-    return bundle;
+    if (!in.open(QIODevice::ReadOnly)) {
+        *error = file.toStdString() + ": cannot be read";
+        return std::nullopt;
+    }
+    return in.readAll().toStdString();
 }
 
 // A recording from a file or from the built-in samples (":/recordings/...").
@@ -335,13 +333,9 @@ std::optional<Recording> readRecordingFile(const QString& file, std::string* err
 bool MainWindow::openRecording(const QString& file, double speed) {
     std::string error;
     auto rec = readRecordingFile(file, &error);
-    std::optional<FileBundle> bundle;
-    if (rec) {
-        bundle = readCapture(rec->info.capture, &error);
-        if (!bundle)
-            error = file.toStdString() + ": the recording's snapshot: " + error;
-    }
-    if (!bundle) {
+    if (rec && rec->info.capture.empty())
+        error = file.toStdString() + ": the recording holds no snapshot";
+    if (!rec || rec->info.capture.empty()) {
         showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
         return false;
     }
@@ -351,7 +345,7 @@ bool MainWindow::openRecording(const QString& file, double speed) {
                      .arg(QFileInfo(file).fileName(),
                           QString::fromStdString(text::printable(replay->info.label, 60)));
     spec.replay = true;
-    if (!openBundle(*bundle, std::move(spec)))
+    if (!layOutAndOpen(replay->info.capture, replay->captureLine, file, std::move(spec)))
         return false;
     m_replay = std::move(replay);
     m_replaySpeed = speed;
@@ -360,22 +354,24 @@ bool MainWindow::openRecording(const QString& file, double speed) {
 
 bool MainWindow::openCapture(const QString& file) {
     std::string error;
-    const auto bundle = readCaptureFile(file, &error);
-    if (!bundle) {
+    const auto text = readCaptureFile(file, &error);
+    if (!text) {
         showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
         return false;
     }
     Connection::Spec spec;
     spec.label = tr("Capture %1").arg(QFileInfo(file).fileName());
     spec.replay = true; // read-only: no sampling, no apply
-    return openBundle(*bundle, std::move(spec));
+    return layOutAndOpen(*text, 1, file, std::move(spec));
 }
 
-bool MainWindow::openBundle(const FileBundle& bundle, Connection::Spec spec) {
+bool MainWindow::layOutAndOpen(std::string_view capture, int firstLine, const QString& file,
+                               Connection::Spec spec) {
     auto dir = std::make_unique<QTemporaryDir>();
     std::string error = "no temporary directory";
-    if (!dir->isValid() || !materialize(bundle, dir->path().toStdString(), &error)) {
-        showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
+    if (!dir->isValid() || !layOutCapture(capture, dir->path().toStdString(), &error, firstLine)) {
+        showFailure(0, QStringLiteral("open"),
+                    QString::fromStdString(file.toStdString() + ": " + error), false);
         return false;
     }
     m_demoDir = std::move(dir);
@@ -532,15 +528,16 @@ void MainWindow::cancel() {
 
 void MainWindow::openDemo() {
     std::string error;
-    const auto bundle = readCaptureFile(QStringLiteral(":/demo/nanopi-r6s.capture"), &error);
-    if (!bundle) {
+    const auto file = QStringLiteral(":/demo/nanopi-r6s.capture");
+    const auto text = readCaptureFile(file, &error);
+    if (!text) {
         showFailure(0, QStringLiteral("demo"), QString::fromStdString(error), false);
         return;
     }
     Connection::Spec spec;
     spec.label = tr("Demo router (NanoPi R6S)");
     spec.demo = true;
-    openBundle(*bundle, std::move(spec));
+    layOutAndOpen(*text, 1, file, std::move(spec));
 }
 
 void MainWindow::openThisComputer() {
@@ -579,8 +576,7 @@ bool MainWindow::savePreset(const QString& path) {
     p.layout = m_grid->pendingLayout(true);
     // A temporary beside it and a rename: never half a file, never through a planted name.
     QSaveFile f(path);
-    const auto text =
-        toJson(p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    const auto text = jsonText(toJson(p)) + "\n";
     if (!f.open(QIODevice::WriteOnly) ||
         f.write(text.data(), static_cast<qint64>(text.size())) !=
             static_cast<qint64>(text.size()) ||

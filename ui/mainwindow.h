@@ -98,8 +98,10 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    // Opens a private copy of `bundle` (the demo, a recording's or a capture's snapshot).
-    bool openBundle(const FileBundle& bundle, Connection::Spec spec);
+    // Lays `capture` (the demo's, a recording's or a capture file's snapshot, `firstLine` on in
+    // `file`) out in a private directory and opens it; a refusal names the file and the line.
+    bool layOutAndOpen(std::string_view capture, int firstLine, const QString& file,
+                       Connection::Spec spec);
     void showSnapshot(quint64 id, SnapshotPtr snap);
     void showFailure(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
     void showLive(quint64 id, RatesPtr rates);

@@ -1,5 +1,6 @@
 #include "core/layout/persist.h"
 
+#include "core/json_text.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/router-scripts/router_scripts.h"
@@ -311,7 +312,7 @@ const char* toString(PersistPlan::Flavor f) {
 
 std::string persistedLayoutJson(const Layout& layout, bool compact) {
     if (!compact)
-        return toJson(layout).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        return jsonText(toJson(layout)) + "\n";
     Layout l = layout;
     for (auto& t : l.irqs)
         t.why.clear();
@@ -321,7 +322,7 @@ std::string persistedLayoutJson(const Layout& layout, bool compact) {
         t.why.clear();
     for (auto& t : l.interfaces)
         t.why.clear();
-    return toJson(l).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return jsonText(toJson(l), -1) + "\n";
 }
 
 std::vector<std::string> queueInterfaces(const Layout& l) {

@@ -1,5 +1,6 @@
 #include "core/live/recording.h"
 
+#include "core/capture.h"
 #include "core/text.h"
 
 #include <algorithm>
@@ -184,9 +185,15 @@ std::optional<Recording> readRecording(std::string_view text, std::string* error
             *error = "recording line " + std::to_string(h.line()) + ": hz must be 1 to 20";
         return std::nullopt;
     }
+    r.captureLine = h.line() + 2; // after the "capture <n>" line
     const auto capture = h.block("capture", error);
     if (!capture)
         return std::nullopt;
+    if (!capture->empty() && !readCapture(*capture, error, r.captureLine)) {
+        if (error)
+            *error = "recording " + *error;
+        return std::nullopt;
+    }
     const auto layout = h.block("layout", error);
     if (!layout)
         return std::nullopt;

@@ -80,7 +80,8 @@ std::string utcTimestamp();
 struct Recording {
     static constexpr std::size_t kMaxBytes = 512u << 20;
     RecordingInfo info;
-    std::string events; // the event lines, checked
+    std::string events;  // the event lines, checked
+    int captureLine = 0; // the file's line where info.capture starts
     int firstEventLine = 0;
     std::size_t ticks = 0;
     double duration = 0;
@@ -90,7 +91,8 @@ struct Recording {
 std::string writeRecording(const Recording& r);
 
 // nullopt with *error naming the line when the text is not a whole, well-formed recording
-// (every tick is decoded and parsed, so a recording that reads here replays in full).
+// (every tick is decoded and parsed, so a recording that reads here replays in full; its
+// capture is read as readCapture() reads one).
 std::optional<Recording> readRecording(std::string_view text, std::string* error);
 std::optional<Recording> loadRecording(const std::string& path, std::string* error);
 

@@ -64,9 +64,16 @@ public:
                 *error = why;
             m_stream.reset(); // the next tick starts the sampler again
             m_bytesBefore += m_decoder.bytes();
+            if (m_decoder.overflowed()) // ... unless it sent more than a sampler does
+                m_refused = "the sampler was stopped for good: " + why;
             m_decoder = {};
             return std::nullopt;
         };
+        if (!m_refused.empty()) {
+            if (error)
+                *error = m_refused;
+            return std::nullopt;
+        }
         if (!m_stream) {
             m_stream = m_session.openStream(makeSamplerCommand(m_root));
             if (!m_stream)
@@ -111,6 +118,7 @@ private:
     std::unique_ptr<ssh::Stream> m_stream;
     SampleDecoder m_decoder;
     std::uint64_t m_bytesBefore = 0;
+    std::string m_refused; // why this router's sampler is not started again
 };
 
 } // namespace

@@ -21,7 +21,8 @@ class SampleSource {
 public:
     virtual ~SampleSource() = default;
     // One tick: reads the counters now. nullopt with *error when the router could not be read;
-    // a source that failed may be asked again (the SSH source then starts its awk anew).
+    // a source that failed may be asked again (the SSH source then starts its awk anew, unless
+    // the awk went past a cap of SampleDecoder: then it gives that error again, and starts none).
     virtual std::optional<Sample> next(std::string* error) = 0;
     // Bytes received from the router so far (0 for a local tree).
     virtual std::uint64_t bytesIn() const { return 0; }

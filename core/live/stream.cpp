@@ -312,13 +312,53 @@ std::string SampleEncoder::encode(const SampleTexts& t) {
     return out;
 }
 
+namespace {
+
+// What a kept line costs beyond its key and text: its map node and string headers.
+constexpr std::size_t kLineCost = 64;
+
+std::string capText(std::size_t bytes) {
+    return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                   : std::to_string(bytes) + " bytes";
+}
+
+} // namespace
+
+bool SampleDecoder::overflow(const std::string& why, std::string* error) {
+    m_overflowed = true;
+    if (error)
+        *error = "sampler line " + std::to_string(m_lineNo) + ": " + why;
+    return false;
+}
+
+bool SampleDecoder::tickGrew(std::size_t add, std::string* error) {
+    m_tickBytes += add;
+    if (m_tickBytes <= m_limits.tickBytes)
+        return true;
+    return overflow("a tick of more than " + capText(m_limits.tickBytes) +
+                        ", the cap on one tick: the router's sampler never ended it",
+                    error);
+}
+
+bool SampleDecoder::kept(std::size_t add, std::size_t drop, std::string* error) {
+    m_kept = m_kept + add - std::min(drop, m_kept + add);
+    if (m_kept <= m_limits.tickBytes)
+        return true;
+    return overflow("the files of a tick would hold more than " + capText(m_limits.tickBytes) +
+                        ", the cap on one tick",
+                    error);
+}
+
 bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
                          std::string* error) {
     m_bytes += data.size();
     m_unreadable = false;
+    m_overflowed = false;
     while (!data.empty()) {
         if (m_need > 0) { // inside an F record: its bytes, newlines and all
             const auto n = std::min(m_need, data.size());
+            if (!tickGrew(n, error))
+                return false;
             m_file.append(data.substr(0, n));
             data.remove_prefix(n);
             m_need -= n;
@@ -358,11 +398,18 @@ bool SampleDecoder::fileDone(std::string* error) {
     }
     m_lineNo += lines;
     // The file whole replaces the lines of its source that came as + records.
-    for (auto it = m_lines.begin(); it != m_lines.end();)
-        it = it->first[0] == m_fileSource ? m_lines.erase(it) : std::next(it);
+    std::size_t dropped = m_files[m_fileSource].size();
+    for (auto it = m_lines.begin(); it != m_lines.end();) {
+        if (it->first[0] != m_fileSource) {
+            ++it;
+            continue;
+        }
+        dropped += it->first.size() + it->second.text.size() + kLineCost;
+        it = m_lines.erase(it);
+    }
     m_files[m_fileSource] = std::move(m_file);
     m_file.clear();
-    return true;
+    return kept(m_files[m_fileSource].size(), dropped, error);
 }
 
 bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, std::string* error) {
@@ -391,14 +438,21 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, st
             return fail("bad tick header");
         m_uptime = std::string(l.substr(2));
         m_inTick = true;
-        return true;
+        m_tickBytes = 0;
+        return tickGrew(l.size() + 1, error);
     }
     if (!m_inTick)
         return fail("data outside a tick");
+    if (!tickGrew(l.size() + 1, error))
+        return false;
     if (op == 'E') {
         if (l.size() != 1)
             return fail("bad tick end");
         m_inTick = false;
+        if (ticks.size() >= m_limits.pendingTicks)
+            return overflow("more than " + std::to_string(m_limits.pendingTicks) +
+                                " ticks at once: the router sends ticks that were not asked for",
+                            error);
         ticks.push_back({m_uptime + "\n", text('s'), text('q'), text('i'), text('n')});
         return true;
     }
@@ -421,38 +475,59 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, st
     if (key.size() < 3 || key.size() > 80 || key[1] != ':' ||
         std::string_view("sqin").find(key[0]) == std::string_view::npos)
         return fail("bad key");
+    const auto it = m_lines.find(key);
+    const std::size_t before =
+        it == m_lines.end() ? 0 : key.size() + it->second.text.size() + kLineCost;
     if (op == '-') {
         if (tab != std::string_view::npos)
             return fail("unexpected data");
-        m_lines.erase(std::string(key));
-        return true;
+        if (it != m_lines.end())
+            m_lines.erase(it);
+        return kept(0, before, error);
     }
     if (tab == std::string_view::npos)
         return fail("no data");
     const auto body = l.substr(tab + 1);
     if (op == '+') {
-        if (m_lines.size() >= kMaxKeys && !m_lines.count(key))
+        if (m_lines.size() >= kMaxKeys && it == m_lines.end())
             return fail("too many lines");
         Line ln;
         for (auto f : text::split(body, ' '))
             for (auto g : text::split(f, '\t'))
-                if (!g.empty())
-                    ln.fields.emplace_back(g);
-        const auto it = m_lines.find(key);
+                if (!g.empty()) {
+                    if (ln.fields++)
+                        ln.text += ' ';
+                    ln.text += g;
+                }
         ln.order = it != m_lines.end() ? it->second.order : ++m_order;
+        if (!kept(key.size() + ln.text.size() + kLineCost, before, error))
+            return false;
         m_lines[std::string(key)] = std::move(ln);
         return true;
     }
-    const auto it = m_lines.find(key);
     if (it == m_lines.end())
         return fail("an update of an unknown line");
+    auto& ln = it->second;
+    // The line's fields (none split at a space), each changed one in its place.
+    std::vector<std::string_view> fields;
+    if (ln.fields > 0)
+        fields = text::split(ln.text, ' ');
     for (auto item : text::split(body, ' ')) {
         const auto colon = item.find(':');
         const auto idx = text::parseU64(item.substr(0, colon));
-        if (colon == std::string_view::npos || !idx || *idx < 1 || *idx > it->second.fields.size())
+        if (colon == std::string_view::npos || !idx || *idx < 1 || *idx > fields.size())
             return fail("bad field update");
-        it->second.fields[*idx - 1] = std::string(item.substr(colon + 1));
+        fields[*idx - 1] = item.substr(colon + 1);
     }
+    std::string updated;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (i)
+            updated += ' ';
+        updated += fields[i];
+    }
+    if (!kept(updated.size(), ln.text.size(), error))
+        return false;
+    ln.text = std::move(updated);
     return true;
 }
 
@@ -469,11 +544,7 @@ std::string SampleDecoder::text(char source) const {
     if (source == 'n' && out.empty())
         out = "Inter-|   Receive\n face |bytes\n"; // the two header lines parseNetDev skips
     for (const auto& [order, ln] : lines) {
-        for (std::size_t i = 0; i < ln->fields.size(); ++i) {
-            if (i)
-                out += ' ';
-            out += ln->fields[i];
-        }
+        out += ln->text;
         out += '\n';
     }
     return out;

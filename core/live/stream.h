@@ -66,25 +66,58 @@ public:
     static constexpr std::size_t kMaxLine = 1u << 16;
     static constexpr std::size_t kMaxKeys = 1u << 16;
     static constexpr std::size_t kMaxFile = 8u << 20;
+    // The cap on one tick: on its bytes from "T" to "E" as they arrive, and on the files the
+    // decoder keeps to rebuild it. The collection spec reads /proc tables of up to 32 MiB
+    // (bundle.cpp), a limit sized for 256 CPUs and 4096 IRQs, whose /proc/interrupts is about
+    // 12 MB. By its lines, in the first tick, that file is nearly all of the largest tick a
+    // router sends: the awk cuts the other three files to a few kilobytes. 16 MiB takes it with
+    // a third to spare, and holds a router that never ends a tick to that.
+    static constexpr std::size_t kMaxTickBytes = 16u << 20;
+    // The client asks for one tick at a time: ticks that complete in one feed() beyond this
+    // many were not asked for. Each holds a copy of the files.
+    static constexpr std::size_t kMaxPendingTicks = 2;
+
+    struct Limits {
+        std::size_t tickBytes = kMaxTickBytes;
+        std::size_t pendingTicks = kMaxPendingTicks;
+    };
+
+    SampleDecoder() = default;
+    // Other caps than the above (the fuzz target's small ones reach them).
+    explicit SampleDecoder(Limits limits) : m_limits(limits) {}
 
     // Feeds the awk's output; every tick that completes is appended to `ticks`. False with an
-    // error naming the line of the stream when the output is not the sampler's.
+    // error naming the line of the stream when the output is not the sampler's, or when it
+    // goes past a cap (then overflowed(), and the error names the cap).
     bool feed(std::string_view data, std::vector<SampleTexts>& ticks, std::string* error);
     // Bytes fed so far.
     std::uint64_t bytes() const { return m_bytes; }
     // The last failure was the sampler saying a file is unreadable (an X record): the sampler
     // itself is fine and can be asked again.
     bool unreadable() const { return m_unreadable; }
+    // The last failure was a cap: the router sends more than a sampler does, and asking again
+    // would bring the same flood.
+    bool overflowed() const { return m_overflowed; }
+    // What the decoder keeps to rebuild the files (their text, and a little for each line):
+    // never more than the cap on one tick.
+    std::size_t keptBytes() const { return m_kept; }
 
 private:
     struct Line {
-        std::vector<std::string> fields;
+        std::string text; // the fields, one space apart
+        std::size_t fields = 0;
         std::uint64_t order = 0;
     };
     bool line(std::string_view l, std::vector<SampleTexts>& ticks, std::string* error);
     bool fileDone(std::string* error);
+    // Counts `add` bytes into the tick, false past the cap.
+    bool tickGrew(std::size_t add, std::string* error);
+    // What is kept grew by `add` and shrank by `drop`; false past the cap.
+    bool kept(std::size_t add, std::size_t drop, std::string* error);
+    bool overflow(const std::string& why, std::string* error);
     std::string text(char source) const;
 
+    Limits m_limits;
     std::string m_buf;
     std::map<char, std::string> m_files; // the last F record of each source
     std::string m_file;                  // the F record being read
@@ -94,6 +127,8 @@ private:
     std::string m_uptime;
     bool m_inTick = false;
     bool m_unreadable = false;
+    bool m_overflowed = false;
+    std::size_t m_tickBytes = 0, m_kept = 0;
     std::uint64_t m_lineNo = 0, m_order = 0, m_bytes = 0;
 };
 

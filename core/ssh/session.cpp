@@ -628,9 +628,11 @@ std::optional<std::string> Stream::read(int waitMs) {
         if (n > 0) {
             m_session.m_payloadIn += static_cast<std::uint64_t>(n);
             out.append(buf.data(), static_cast<std::size_t>(n));
-            // Take whatever else is already there, then return.
+            // Take whatever else is already there, then return: at most kMaxReadBytes, or a
+            // router that sends without pause would keep this loop (and `out`) going.
             int more;
-            while ((more = ssh_channel_read_nonblocking(
+            while (out.size() < Stream::kMaxReadBytes &&
+                   (more = ssh_channel_read_nonblocking(
                         ch, buf.data(), static_cast<uint32_t>(buf.size()), 0)) > 0) {
                 m_session.m_payloadIn += static_cast<std::uint64_t>(more);
                 out.append(buf.data(), static_cast<std::size_t>(more));

@@ -59,6 +59,8 @@ public:
     Stream& operator=(const Stream&) = delete;
     // False with the session's error() on a broken channel or a stop.
     bool write(std::string_view data);
+    // At most this much comes back from one read().
+    static constexpr std::size_t kMaxReadBytes = 1u << 20;
     // What stdout brought within `waitMs` ("" when nothing came); nullopt when the command ended
     // or the channel broke (see the session's error(), and stderrText()).
     std::optional<std::string> read(int waitMs);

@@ -2,33 +2,50 @@
 #include "core/live/stream.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
 // What a router's sampler prints, from anyone and in pieces of any size (the first byte sets
-// the size): decoded, every tick parsed, and rates taken between ticks, without a crash.
+// the size): decoded, every tick parsed, and rates taken between ticks, without a crash. The
+// second byte picks caps small enough for fuzzed input to reach: while the decoder takes what
+// it is fed, it keeps no more than the cap on one tick and hands over no more ticks at once
+// than its cap on pending ticks; past a cap it fails and says so.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size == 0)
+    if (size < 2)
         return 0;
     const std::size_t piece = 1 + data[0] % 64;
-    std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
-    coresteer::SampleDecoder decoder;
-    std::vector<coresteer::SampleTexts> ticks;
+    coresteer::SampleDecoder::Limits limits;
+    if (data[1] & 1) {
+        limits.tickBytes = 64 + (data[1] >> 1) * 64;
+        limits.pendingTicks = 1 + data[1] % 3;
+    }
+    std::string_view rest(reinterpret_cast<const char*>(data) + 2, size - 2);
+    coresteer::SampleDecoder decoder(limits);
     std::string error;
+    std::optional<coresteer::Sample> last;
     while (!rest.empty()) {
         const auto n = std::min(piece, rest.size());
-        if (!decoder.feed(rest.substr(0, n), ticks, &error))
+        std::vector<coresteer::SampleTexts> ticks;
+        const bool ok = decoder.feed(rest.substr(0, n), ticks, &error);
+        if (ticks.size() > limits.pendingTicks)
+            std::abort();
+        if (ok && decoder.keptBytes() > limits.tickBytes)
+            std::abort();
+        if (!ok && decoder.overflowed() && error.find("cap") == std::string::npos &&
+            error.find("ticks at once") == std::string::npos)
+            std::abort(); // a cap that does not say so
+        for (const auto& t : ticks) {
+            coresteer::Diagnostics d;
+            auto s = coresteer::parseSample(t, d);
+            if (s && last)
+                (void)coresteer::computeRates(*last, *s);
+            if (s)
+                last = std::move(s);
+        }
+        if (!ok)
             break;
         rest.remove_prefix(n);
-    }
-    std::optional<coresteer::Sample> last;
-    for (const auto& t : ticks) {
-        coresteer::Diagnostics d;
-        auto s = coresteer::parseSample(t, d);
-        if (s && last)
-            (void)coresteer::computeRates(*last, *s);
-        if (s)
-            last = std::move(s);
     }
     return 0;
 }

@@ -1,11 +1,20 @@
 // The whole root reader: a bundle of fuzzed files at the paths the collector reads, through
-// buildSnapshot() and both printers.
+// buildSnapshot() and both printers, and every JSON writer over what the router named: the
+// snapshot, the plan, the current layout, the layout persisted on the router and a preset. Each
+// document must parse as JSON, and a valid UTF-8 name must come back byte for byte.
 #include "core/bundle.h"
+#include "core/json_text.h"
+#include "core/layout/layout_json.h"
+#include "core/layout/persist.h"
+#include "core/layout/planner.h"
+#include "core/layout/resolve.h"
 #include "core/snapshot.h"
 #include "core/snapshot_json.h"
 #include "core/snapshot_text.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstdlib>
 
 using namespace coresteer;
 
@@ -47,6 +56,40 @@ const char* const kPaths[] = {
     "etc/os-release",
 };
 
+// Whether `s` is UTF-8 as JSON takes it: no overlong forms, no surrogates, nothing past U+10FFFF.
+bool isUtf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const std::size_t n = c < 0x80                 ? 1
+                              : c >= 0xc2 && c <= 0xdf ? 2
+                              : c >= 0xe0 && c <= 0xef ? 3
+                              : c >= 0xf0 && c <= 0xf4 ? 4
+                                                       : 0;
+        if (n == 0 || i + n > s.size())
+            return false;
+        unsigned cp = n == 1 ? c : c & (0x7f >> n);
+        for (std::size_t k = 1; k < n; ++k) {
+            const auto d = static_cast<unsigned char>(s[i + k]);
+            if ((d & 0xc0) != 0x80)
+                return false;
+            cp = cp << 6 | (d & 0x3f);
+        }
+        if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+nlohmann::json parsedOrAbort(const std::string& text) {
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+        std::abort(); // a writer made something that is not JSON
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -71,7 +114,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         bundle.add(path, {kind, fdp.ConsumeRandomLengthString(4096)});
     }
     const auto snap = buildSnapshot(bundle);
-    (void)toJsonText(snap);
+    parsedOrAbort(toJsonText(snap));
     (void)toText(snap);
+
+    const auto planned = plan(snap);
+    for (const auto& layout : {planned, currentLayout(snap)})
+        parsedOrAbort(jsonText(toJson(layout)));
+    parsedOrAbort(persistedLayoutJson(planned, true));
+    // The names the router gave, as a preset's fields: valid UTF-8 comes back as it was.
+    Preset preset{snap.system.hostname, snap.system.boardName, {}, planned};
+    for (const auto& [path, e] : bundle.entries())
+        preset.note = e.data.substr(0, 256);
+    const auto back = parsedOrAbort(jsonText(toJson(preset), -1));
+    if (isUtf8(preset.note) && back.at("note").get<std::string>() != preset.note)
+        std::abort();
+    for (const auto& t : planned.irqs)
+        if (isUtf8(t.irq.action) && parsedOrAbort(jsonText(toJson(Layout{{t}, {}, {}, {}, {}, {}})))
+                                            .at("irqs")
+                                            .at(0)
+                                            .at("action")
+                                            .get<std::string>() != t.irq.action)
+            std::abort();
     return 0;
 }

@@ -63,9 +63,29 @@ home=$(getent passwd "$user" | cut -d: -f6)
 [ -f "$dir/client_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C client -f "$dir/client_ed25519"
 [ -f "$dir/client_pp_ed25519" ] ||
     ssh-keygen -q -t ed25519 -N 'correct horse' -C client-pp -f "$dir/client_pp_ed25519"
+[ -f "$dir/client_sampler_ed25519" ] ||
+    ssh-keygen -q -t ed25519 -N '' -C client-sampler -f "$dir/client_sampler_ed25519"
 [ -f "$dir/dropbear_host" ] || dropbearkey -t ed25519 -f "$dir/dropbear_host" >/dev/null 2>&1
 chmod 644 "$dir"/*.pub
-cat "$dir/client_ed25519.pub" "$dir/client_pp_ed25519.pub" > "$dir/authorized_keys"
+# A router whose sampler misbehaves: the sampler key's sessions run the command as sent, with
+# fake_sampler.sh first on PATH as mawk and awk. The key's forced command, which sshd and
+# dropbear both honour, is a script that sets PATH and runs the original command.
+install -d -m 755 "$dir/fakebin"
+for awk in mawk awk; do
+    install -m 755 "$(dirname "$(realpath "$0")")/fake_sampler.sh" "$dir/fakebin/$awk"
+done
+cat > "$dir/fake_sampler_session" <<SESSION
+#!/bin/sh
+PATH=$dir/fakebin:\$PATH
+export PATH
+exec /bin/sh -c "\$SSH_ORIGINAL_COMMAND"
+SESSION
+chmod 755 "$dir/fake_sampler_session"
+{
+    cat "$dir/client_ed25519.pub" "$dir/client_pp_ed25519.pub"
+    printf 'command="%s",no-pty %s\n' "$dir/fake_sampler_session" \
+        "$(cat "$dir/client_sampler_ed25519.pub")"
+} > "$dir/authorized_keys"
 chmod 644 "$dir/authorized_keys"
 # dropbear only reads ~/.ssh/authorized_keys: add the test keys there once.
 install -d -m 700 -o "$user" -g "$user" "$home/.ssh"
@@ -120,6 +140,7 @@ CS_DROPBEAR_PORT=$dropbear_port
 CS_CLIENT_KEY=$dir/client_ed25519
 CS_CLIENT_PP_KEY=$dir/client_pp_ed25519
 CS_CLIENT_PP='correct horse'
+CS_SAMPLER_KEY=$dir/client_sampler_ed25519
 CS_HOST_KEY=$dir/host_ed25519
 CS_OTHER_HOST_KEY=$dir/other_host_ed25519
 CS_OTHER_TYPE_HOST_KEY=$dir/other_host_ecdsa

@@ -6,6 +6,7 @@
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/live/source.h"
+#include "core/live/stream.h"
 #include "core/snapshot_detail.h"
 #include "core/snapshot_json.h"
 #include "core/ssh/session.h"
@@ -14,10 +15,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -365,6 +368,132 @@ TEST_P(Ssh, LiveSamplerOverOneChannel) {
     EXPECT_FALSE(broken->next(&error));
     EXPECT_NE(error.find("uptime"), std::string::npos) << error;
     EXPECT_TRUE(remote->next(&error)) << error;
+}
+
+namespace {
+
+// This process's peak resident size so far (VmHWM), in KiB; -1 when it cannot be read.
+long peakRssKiB() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stol(line.substr(6));
+    return -1;
+}
+
+// Under AddressSanitizer freed memory waits in a quarantine, and RSS counts it.
+constexpr long kRssSlack =
+#if defined(__SANITIZE_ADDRESS__)
+    2;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    2;
+#else
+    1;
+#endif
+#else
+    1;
+#endif
+
+} // namespace
+
+// A router whose sampler starts a tick and never ends it (tests/ssh/fake_sampler.sh, first on
+// the sampler key's PATH, in place of its awk): the session ends at the cap on one tick with an
+// error that names it, and this process takes no more memory than that tick. One that sends
+// ticks nobody asked for, without end, is stopped too.
+TEST_P(Ssh, AnEndlessSamplerStreamEndsAtTheCap) {
+    auto t = target(false);
+    t.identityFile = env("CS_SAMPLER_KEY");
+    ScriptedPrompter p;
+    Session s(t, p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    const long before = peakRssKiB();
+    ASSERT_GT(before, 0);
+    auto src = sshSampleSource(s, (m_tmp / "endless-tick").string(), 60000);
+    std::string error;
+    EXPECT_FALSE(src->next(&error));
+    EXPECT_NE(error.find("16 MiB"), std::string::npos) << error;
+    // Most of one tick's worth (the lines kept reach the cap a little before the bytes do),
+    // and not much more.
+    EXPECT_GT(src->bytesIn(), SampleDecoder::kMaxTickBytes / 10 * 9);
+    EXPECT_LE(src->bytesIn(), SampleDecoder::kMaxTickBytes + (4u << 20));
+    const long grew = peakRssKiB() - before;
+    std::printf("endless tick over %s: %llu bytes taken, peak RSS %ld KiB, %ld KiB more\n",
+                GetParam() == Server::OpenSsh ? "sshd" : "dropbear",
+                static_cast<unsigned long long>(src->bytesIn()), peakRssKiB(), grew);
+    EXPECT_LT(grew, kRssSlack * (64 << 10));
+    // Asked again, it says so without starting another sampler.
+    const auto taken = src->bytesIn();
+    EXPECT_FALSE(src->next(&error));
+    EXPECT_NE(error.find("stopped for good"), std::string::npos) << error;
+    EXPECT_NE(error.find("16 MiB"), std::string::npos) << error;
+    EXPECT_EQ(src->bytesIn(), taken);
+
+    auto ticks = sshSampleSource(s, (m_tmp / "endless-ticks").string(), 60000);
+    EXPECT_FALSE(ticks->next(&error));
+    EXPECT_NE(error.find("ticks"), std::string::npos) << error;
+    EXPECT_LT(peakRssKiB() - before, kRssSlack * (64 << 10));
+    // The session itself is fine: the next command runs.
+    const auto r = s.run("echo fine");
+    ASSERT_TRUE(r) << s.error().message;
+    EXPECT_EQ(r->out, "fine\n");
+}
+
+// The same through `coresteer-cli monitor`, a process of its own: it says the cap on stderr and
+// exits with 2, and its peak RSS (VmHWM, read from its /proc entry while it runs: a child's
+// ru_maxrss would count the pages of this process it was forked from) stays bounded.
+TEST_P(Ssh, MonitorStopsAtTheCapWithBoundedMemory) {
+    const auto out = m_tmp / "out", err = m_tmp / "err";
+    const std::vector<std::string> args = {CORESTEER_CLI,
+                                           "monitor",
+                                           "ssh://" + env("CS_SSH_USER") +
+                                               "@127.0.0.1:" + std::to_string(port()),
+                                           "--root",
+                                           (m_tmp / "endless-tick").string(),
+                                           "--known-hosts",
+                                           (m_tmp / "known_hosts").string(),
+                                           "--identity",
+                                           env("CS_SAMPLER_KEY"),
+                                           "--accept-new-host-key",
+                                           "--json",
+                                           "--duration",
+                                           "5"};
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (const auto& a : args)
+            argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        const int in = ::open("/dev/null", O_RDONLY);
+        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ::dup2(in, 0);
+        ::dup2(o, 1);
+        ::dup2(e, 2);
+        ::setsid(); // no terminal to ask on
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    long peak = 0;
+    int status = 0;
+    const auto statusFile = "/proc/" + std::to_string(pid) + "/status";
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+        std::ifstream in(statusFile);
+        std::string line;
+        while (std::getline(in, line))
+            if (line.rfind("VmHWM:", 0) == 0)
+                peak = std::max(peak, std::stol(line.substr(6)));
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status) << ": " << slurp(err);
+    EXPECT_EQ(WEXITSTATUS(status), 2) << slurp(err);
+    EXPECT_NE(slurp(err).find("16 MiB"), std::string::npos) << slurp(err);
+    std::printf("coresteer-cli monitor against an endless tick over %s: peak RSS %ld KiB\n",
+                GetParam() == Server::OpenSsh ? "sshd" : "dropbear", peak);
+    EXPECT_GT(peak, 0);
+    EXPECT_LT(peak, kRssSlack * (96 << 10));
 }
 
 TEST_P(Ssh, StopEndsAWaitWithin200ms) {

@@ -18,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -435,6 +436,30 @@ TEST_P(UiSsh, LiveViewReconnectsAfterTheSessionDies) {
         gap = gap || h->isGap(i);
     EXPECT_TRUE(gap);
     EXPECT_NE(samplerAndSession(m_root), victims); // a new sampler, in a new session
+}
+
+// A router whose sampler starts a tick and never ends it (tests/ssh/fake_sampler.sh behind the
+// sampler key): the Live tab says so with the cap, and the window carries on.
+TEST_P(UiSsh, AnEndlessSamplerStreamIsAMessage) {
+    const auto root = m_tmp / "endless-tick";
+    fs::rename(m_root, root);
+    auto s = spec();
+    s.target.identityFile = env("CS_SAMPLER_KEY");
+    s.root = QString::fromStdString(root.string());
+    QSignalSpy shown(&m_window, &MainWindow::snapshotShown);
+    m_window.openConnection(s);
+    QSignalSpy problem(m_window.connection(), &Connection::liveProblem);
+    ASSERT_TRUE(shown.wait(20000)) << m_window.lastError().toStdString();
+    ASSERT_TRUE(problem.count() > 0 || problem.wait(30000));
+    const auto message = problem.front().at(1).toString();
+    EXPECT_TRUE(message.contains(QStringLiteral("16 MiB"))) << message.toStdString();
+    bool shownInTheWindow = false;
+    for (const auto* label : m_window.findChildren<QLabel*>())
+        shownInTheWindow =
+            shownInTheWindow || (label->text().startsWith(QStringLiteral("Live: ")) &&
+                                 label->text().contains(QStringLiteral("16 MiB")));
+    EXPECT_TRUE(shownInTheWindow);
+    EXPECT_GT(m_window.gridModel()->rowCount(), 0); // the snapshot is still there
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, UiSsh, ::testing::Values(Server::OpenSsh, Server::Dropbear),

@@ -58,6 +58,15 @@ inline std::filesystem::path boardsDir() {
     return std::filesystem::path(CORESTEER_FIXTURES) / "boards";
 }
 
+// A copy of a board fixture at `dest` (under the build tree), links copied as links, for tests
+// that change its files.
+inline void copyBoard(const std::string& board, const std::filesystem::path& dest) {
+    std::filesystem::create_directories(dest.parent_path());
+    std::filesystem::copy(boardsDir() / board, dest,
+                          std::filesystem::copy_options::recursive |
+                              std::filesystem::copy_options::copy_symlinks);
+}
+
 inline std::vector<std::string> boardNames() {
     std::vector<std::string> out;
     for (const auto& e : std::filesystem::directory_iterator(boardsDir()))

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <netinet/in.h>
 #include <poll.h>
@@ -194,6 +195,124 @@ TEST(SampleDecoder, FilesWholeInAnyPieces) {
     std::string error;
     EXPECT_FALSE(dec.feed(second.substr(0, second.size() - 2) + "?\n", ticks, &error));
     EXPECT_NE(error.find("sampler line 9: unknown record"), std::string::npos) << error;
+}
+
+// A router that starts a tick and never ends it: the decoder takes at most kMaxTickBytes of it,
+// whether it sends new lines (which the files kept reach first), the same line again, or whole
+// files again, and then stops with an error that names the cap.
+TEST(SampleDecoder, CapsTheBytesOfOneTick) {
+    constexpr auto cap = SampleDecoder::kMaxTickBytes;
+    std::string fields;
+    for (int i = 0; i < 8; ++i)
+        fields += " " + std::string(1000, static_cast<char>('0' + i));
+    const std::string file = "cpu " + fields + "\n";
+    const std::vector<std::pair<const char*, std::function<std::string(std::uint64_t)>>> streams = {
+        {"new lines",
+         [&](std::uint64_t n) { return "+i:" + std::to_string(n) + "\t" + fields + "\n"; }},
+        {"one line again", [&](std::uint64_t) { return "+i:1\t" + fields + "\n"; }},
+        {"whole files again",
+         [&](std::uint64_t) { return "Fs " + std::to_string(file.size()) + "\n" + file; }}};
+    for (const auto& [what, record] : streams) {
+        SampleDecoder dec;
+        std::vector<SampleTexts> ticks;
+        std::string error;
+        ASSERT_TRUE(dec.feed("T 1.00\n", ticks, &error)) << error;
+        std::uint64_t fed = 0, n = 0;
+        bool ok = true;
+        while (ok && fed <= 4 * cap) {
+            std::string piece;
+            while (piece.size() < 65536)
+                piece += record(n++);
+            fed += piece.size();
+            ok = dec.feed(piece, ticks, &error);
+        }
+        EXPECT_FALSE(ok) << what;
+        EXPECT_LE(fed, cap + 2 * 65536) << what;
+        EXPECT_TRUE(ticks.empty()) << what;
+        EXPECT_NE(error.find("more than 16 MiB, the cap on one tick"), std::string::npos)
+            << what << ": " << error;
+        EXPECT_TRUE(dec.overflowed()) << what;
+    }
+}
+
+// Ticks that each end, but each adds lines under new keys: the files the decoder keeps for the
+// next tick are held to the same cap.
+TEST(SampleDecoder, CapsTheFilesItKeeps) {
+    constexpr auto cap = SampleDecoder::kMaxTickBytes;
+    const std::string fields = " " + std::string(4000, '5') + " " + std::string(4000, '6');
+    SampleDecoder dec;
+    std::string error;
+    std::uint64_t fed = 0, n = 0;
+    bool ok = true;
+    for (int tick = 0; ok && fed <= 4 * cap; ++tick) {
+        std::string piece = "T " + std::to_string(tick) + ".00\n";
+        for (; piece.size() < (512u << 10); ++n)
+            piece += "+i:" + std::to_string(n) + "\t" + std::to_string(n) + ":" + fields + "\n";
+        piece += "E\n";
+        fed += piece.size();
+        std::vector<SampleTexts> ticks;
+        ok = dec.feed(piece, ticks, &error);
+    }
+    EXPECT_FALSE(ok);
+    EXPECT_LE(fed, cap + (1u << 20));
+    EXPECT_NE(error.find("16 MiB"), std::string::npos) << error;
+}
+
+// The client asks for one tick at a time: a router that sends many more without being asked is
+// stopped after kMaxPendingTicks, each of which holds a copy of the files.
+TEST(SampleDecoder, CapsTheTicksPending) {
+    const std::string tick = "T 1.00\n+s:cpu\tcpu 1 2 3 4\nE\n";
+    std::string many;
+    for (std::size_t i = 0; i < SampleDecoder::kMaxPendingTicks; ++i)
+        many += tick;
+    SampleDecoder dec;
+    std::vector<SampleTexts> ticks;
+    std::string error;
+    ASSERT_TRUE(dec.feed(many, ticks, &error)) << error;
+    EXPECT_EQ(ticks.size(), SampleDecoder::kMaxPendingTicks);
+    ticks.clear(); // taken, as a source takes them
+    std::string endless;
+    for (int i = 0; i < 10000; ++i)
+        endless += tick;
+    EXPECT_FALSE(dec.feed(endless, ticks, &error));
+    EXPECT_EQ(ticks.size(), SampleDecoder::kMaxPendingTicks);
+    EXPECT_NE(error.find("more than " + std::to_string(SampleDecoder::kMaxPendingTicks) + " ticks"),
+              std::string::npos)
+        << error;
+}
+
+// The cap leaves room for the largest router the collection spec reckons with: 256 CPUs and
+// 4096 IRQs make a /proc/interrupts of about 12 MB, all of it in the first tick.
+TEST(SampleDecoder, TakesTheLargestFirstTickARouterSends) {
+    std::string interrupts = "      ";
+    for (int c = 0; c < 256; ++c)
+        interrupts += "  CPU" + std::to_string(c) + std::string(c < 10 ? 5 : c < 100 ? 4 : 3, ' ');
+    interrupts += "\n";
+    for (int irq = 0; irq < 4096; ++irq) {
+        char head[16];
+        std::snprintf(head, sizeof head, "%4d:", irq);
+        interrupts += head;
+        for (int c = 0; c < 256; ++c) {
+            char count[16];
+            std::snprintf(count, sizeof count, " %10d", irq * 7 + c);
+            interrupts += count;
+        }
+        interrupts += "  GICv3 " + std::to_string(irq + 32) + " Level     eth0-rx-" +
+                      std::to_string(irq) + "\n";
+    }
+    std::string stat = "cpu  1 2 3 4 5 6 7 8 9 10\n";
+    for (int c = 0; c < 256; ++c)
+        stat += "cpu" + std::to_string(c) + " 1 2 3 4 5 6 7 8 9 10\n";
+    ASSERT_GT(interrupts.size(), 11u << 20);
+    SampleEncoder enc;
+    const auto records = enc.encode({"1.00 2.00\n", stat, {}, interrupts, {}});
+    ASSERT_LT(records.size(), SampleDecoder::kMaxTickBytes);
+    SampleDecoder dec;
+    std::vector<SampleTexts> ticks;
+    std::string error;
+    ASSERT_TRUE(dec.feed(records, ticks, &error)) << error;
+    ASSERT_EQ(ticks.size(), 1u);
+    EXPECT_EQ(std::count(ticks[0].interrupts.begin(), ticks[0].interrupts.end(), '\n'), 4097);
 }
 
 namespace {

@@ -59,8 +59,13 @@ RecordingInfo info() {
     i.label = "root@r6s";
     i.started = "2026-11-30T09:00:00Z";
     i.hz = 10;
-    // Blocks that look like the header's own lines must not confuse the reader.
-    i.capture = "events\nend 3\n@ 1.0\n";
+    // Blocks that hold lines like the header's own must not confuse the reader.
+    static const std::string capture = [] {
+        FileBundle b;
+        b.add("proc/stat", {BundleEntry::Kind::File, "events\nend 3\n@ 1.0"});
+        return writeCapture(b);
+    }();
+    i.capture = capture;
     i.layout = "{\"schema\": \"coresteer.layout/1\"}";
     return i;
 }
@@ -207,22 +212,24 @@ TEST(Recording, ABrokenFileIsRefusedNamingItsLine) {
     fails(replaced("capture " + std::to_string(info().capture.size()) + "\n", "capture 9999999\n"),
           "recording line 5: 'capture' gives a size");
     fails(replaced("end 101\n", "end 100\n"), "'end' says 100 ticks, the file has 101");
-    // The events start on line 13: the capture block takes lines 6 to 9 (its text ends in a
-    // newline, and the block's own newline follows), the layout 11.
+    fails(replaced("coresteer-capture 1 ", "coresteer-capture 9 "),
+          "recording line 6: not a coresteer capture");
+    // The events start on line 17: the capture block takes lines 6 to 13 (its text ends in a
+    // newline, and the block's own newline follows), the layout 15.
     const auto events = good.find("}\nevents\n") + 9; // after the layout block
     auto at = [&](const std::string& insert) {
         auto t = good;
         return t.insert(events, insert);
     };
-    fails(at("Q 1.0\n"), "recording line 13: bad event 'Q 1.0'");
-    fails(at("L x 3\n"), "recording line 13: bad time 'x'");
-    fails(at("L 1.0 -3\n"), "recording line 13: bad latency '-3'");
-    fails(at("P 1.0 idle extra\n"), "recording line 13: unexpected 'extra'");
-    fails(at("T 5\n"), "recording line 13: a tick without its '@' time");
-    fails(at("@ 0\n@ 0\n"), "recording line 14: a tick time with no tick after it");
-    fails(at("@ 0\nT 5\n=s:cpu9\t1:2\n"), "recording line 15: an update of an unknown line");
+    fails(at("Q 1.0\n"), "recording line 17: bad event 'Q 1.0'");
+    fails(at("L x 3\n"), "recording line 17: bad time 'x'");
+    fails(at("L 1.0 -3\n"), "recording line 17: bad latency '-3'");
+    fails(at("P 1.0 idle extra\n"), "recording line 17: unexpected 'extra'");
+    fails(at("T 5\n"), "recording line 17: a tick without its '@' time");
+    fails(at("@ 0\n@ 0\n"), "recording line 18: a tick time with no tick after it");
+    fails(at("@ 0\nT 5\n=s:cpu9\t1:2\n"), "recording line 19: an update of an unknown line");
     fails(at("@ 0\nT 5\n+s:cpu0\tcpu0 x\nE\n"),
-          "recording line 16: a tick that does not parse: proc/stat");
+          "recording line 20: a tick that does not parse: proc/stat");
     fails(replaced("\nend 101", "\n@ 10.1\nend 102"), "the last tick is cut short");
 }
 

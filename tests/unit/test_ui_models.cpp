@@ -3,6 +3,9 @@
 #include "board_expect.h"
 #include "core/capture.h"
 #include "core/collect_local.h"
+#include "core/layout/layout_json.h"
+#include "core/live/recording.h"
+#include "hostile_names.h"
 #include "live_ticks.h"
 #include "ui/applydialog.h"
 #include "ui/comparedialog.h"
@@ -324,6 +327,61 @@ TEST(MainWindow, OpensACaptureReadOnly) {
     EXPECT_FALSE(w.openCapture(QString::fromStdString(bad.string())));
     EXPECT_NE(w.lastError().indexOf(QStringLiteral("not.capture")), -1)
         << w.lastError().toStdString();
+}
+
+// A capture that would write outside its private directory (a link out of it, with a listing
+// under the link) is refused with the file and the line, and nothing outside is written; the
+// same capture inside a recording is refused with the recording's line.
+TEST(MainWindow, RefusesACaptureThatWouldWriteOutsideItsDirectory) {
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-hostile-capture";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "outside");
+    FileBundle b;
+    b.add("sys/class/net/eth0/device", {BundleEntry::Kind::Link, (dir / "outside").string()});
+    b.add("sys/class/net/eth0/device/msi_irqs", {BundleEntry::Kind::Dir, "42\n"});
+    const auto capture = writeCapture(b); // the listing's entry starts on line 5
+    const auto file = dir / "hostile.capture";
+    std::ofstream(file, std::ios::binary) << capture;
+    MainWindow w;
+    EXPECT_FALSE(w.openCapture(QString::fromStdString(file.string())));
+    const auto error = w.lastError().toStdString();
+    EXPECT_NE(error.find("hostile.capture: line 5: sys/class/net/eth0/device/msi_irqs: "),
+              std::string::npos)
+        << error;
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
+
+    RecordingWriter rec({"r", utcTimestamp(), 10, capture, ""});
+    const auto recording = dir / "hostile.csrec";
+    std::ofstream(recording, std::ios::binary) << rec.text();
+    EXPECT_FALSE(w.openRecording(QString::fromStdString(recording.string()), 0));
+    // The recording's header takes 5 lines: the capture's line 5 is its line 10.
+    EXPECT_NE(w.lastError().toStdString().find("hostile.csrec: line 10: "), std::string::npos)
+        << w.lastError().toStdString();
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
+}
+
+// A recording of a router whose names are not all UTF-8 (and hold controls): it starts, and the
+// layout it keeps is JSON that names the valid IRQ as the router does.
+TEST(LivePanel, RecordsARouterWithHostileNames) {
+    const auto root = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-hostile-names" / "root";
+    test::makeHostileRoot(root);
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString(root.string()));
+    ASSERT_TRUE(shown.wait(20000)) << w.lastError().toStdString();
+    auto* panel = w.livePanel();
+    panel->testButton()->click(); // Start recording
+    ASSERT_TRUE(panel->testRunning());
+    // The tree's counters stand still: ticks are recorded, with no rates between them.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel->recordedTicks() >= 3; }, 20000));
+    panel->testButton()->click(); // Stop
+    const auto rec = panel->recording();
+    ASSERT_TRUE(rec);
+    std::string error;
+    const auto layout = parseLayout(rec->info.layout, &error);
+    ASSERT_TRUE(layout) << error;
+    EXPECT_TRUE(std::any_of(layout->irqs.begin(), layout->irqs.end(),
+                            [](const IrqTarget& t) { return t.irq.action == test::kValidIrq; }));
 }
 
 // The demo is alive: its live load shows in the grid and the status bar, the hot core is a
