@@ -24,6 +24,8 @@ public:
     explicit LineReader(std::string_view data) : m_data(data) {}
     bool next(std::string_view& line);
     int lineNumber() const { return m_line; }
+    // Where the next line starts.
+    std::size_t position() const { return m_pos; }
 
 private:
     std::string_view m_data;
