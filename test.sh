@@ -59,6 +59,9 @@ fi
 if [ -x build/dev/tests/bench/bench_layout ]; then
     build/dev/tests/bench/bench_layout --benchmark_min_time=0.2 || failed=$((failed + 1))
 fi
+if [ -x build/dev/tests/bench/bench_snapshot ]; then
+    build/dev/tests/bench/bench_snapshot --benchmark_min_time=0.2 || failed=$((failed + 1))
+fi
 if [ -x build/dev/tests/bench/bench_recording ]; then
     build/dev/tests/bench/bench_recording --benchmark_min_time=0.2 || failed=$((failed + 1))
 fi
