@@ -24,8 +24,12 @@ public:
     explicit LineReader(std::string_view data) : m_data(data) {}
     bool next(std::string_view& line);
     int lineNumber() const { return m_line; }
-    // Where the next line starts.
+    // Where the next line starts; reset() goes back (or on) to such a place.
     std::size_t position() const { return m_pos; }
+    void reset(std::size_t position, int lineNumber) {
+        m_pos = position;
+        m_line = lineNumber;
+    }
 
 private:
     std::string_view m_data;

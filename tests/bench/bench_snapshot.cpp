@@ -290,12 +290,9 @@ BENCHMARK(BM_PlanAndResolve)->Args({80000, 4})->Unit(benchmark::kMillisecond);
 } // namespace
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
     bench::SummaryReporter reporter(bench::consoleOptions(isatty(STDOUT_FILENO)));
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    benchmark::Shutdown();
+    if (!bench::runBenchmarks(argc, argv, reporter))
+        return 1;
 
     auto ms = [&](const std::string& name) -> std::optional<double> {
         const auto* r = reporter.median(name);

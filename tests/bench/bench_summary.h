@@ -63,6 +63,17 @@ inline const char* verdict(bool pass) {
     return pass ? "PASS" : "FAIL";
 }
 
+// Runs the benchmarks the command line selects (after those registered before), printing
+// their table through `reporter`; false when the command line is wrong.
+inline bool runBenchmarks(int argc, char** argv, SummaryReporter& reporter) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return false;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    return true;
+}
+
 inline benchmark::ConsoleReporter::OutputOptions consoleOptions(bool tty) {
     return tty ? benchmark::ConsoleReporter::OO_ColorTabular
                : benchmark::ConsoleReporter::OO_Tabular;
