@@ -41,7 +41,20 @@ private:
 class Tokenizer {
 public:
     explicit Tokenizer(std::string_view s) : m_s(s) {}
-    bool next(std::string_view& tok);
+    // Inline: the parsers call it once a token, and a call that returns the token through
+    // memory costs a store-forwarding stall each time.
+    bool next(std::string_view& tok) {
+        const std::size_t n = m_s.size();
+        while (m_pos < n && isSpace(m_s[m_pos]))
+            ++m_pos;
+        if (m_pos >= n)
+            return false;
+        const std::size_t b = m_pos;
+        while (m_pos < n && !isSpace(m_s[m_pos]))
+            ++m_pos;
+        tok = m_s.substr(b, m_pos - b);
+        return true;
+    }
     std::string_view rest() const; // remaining text, leading space trimmed
     std::size_t position() const { return m_pos; }
 
