@@ -3,8 +3,10 @@
 #   1. the dev build (gcc, -Werror) and its tests,
 #   2. the asan build (clang, ASan + UBSan) and the same tests under the sanitizers,
 #   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 30) under ASan + UBSan,
-#   4. the benchmarks, which print their figures: the /proc/interrupts parser, and a snapshot
-#      over SSH against `ssh true` on the test sshd and dropbear.
+#   4. the benchmarks, which print their figures against their targets: the /proc/interrupts
+#      parser (against awk), bytes to model for huge routers, recordings (an hour of 20 000 IRQ
+#      rows: seek and play), layouts, the Live tab, and a snapshot over SSH against `ssh true`
+#      on the test sshd and dropbear.
 # The SSH tests start a real OpenSSH sshd and dropbear on 127.0.0.1 (tests/ssh/servers.sh) and
 # need root, for sshd and for the test user coresteer-test it creates.
 # The last line counts everything: "coresteer: N passed, N failed".
@@ -58,6 +60,9 @@ if [ -x build/dev/tests/bench/bench_interrupts ]; then
 fi
 if [ -x build/dev/tests/bench/bench_layout ]; then
     build/dev/tests/bench/bench_layout --benchmark_min_time=0.2 || failed=$((failed + 1))
+fi
+if [ -x build/dev/tests/bench/bench_snapshot ]; then
+    build/dev/tests/bench/bench_snapshot --benchmark_min_time=0.2 || failed=$((failed + 1))
 fi
 if [ -x build/dev/tests/bench/bench_recording ]; then
     build/dev/tests/bench/bench_recording --benchmark_min_time=0.2 || failed=$((failed + 1))

@@ -12,17 +12,20 @@ std::string baseName(std::string_view path) {
 }
 
 std::optional<std::string_view> BundleReader::text(const std::string& path) {
-    const auto* e = m_bundle.get(path);
+    return text(path, m_bundle.get(path));
+}
+
+std::optional<std::string_view> BundleReader::text(std::string_view path, const BundleEntry* e) {
     if (!e)
         return std::nullopt;
     switch (e->kind) {
     case BundleEntry::Kind::File:
         return std::string_view(e->data);
     case BundleEntry::Kind::Unreadable:
-        m_diag.warn(path, 0, "cannot read: " + text::printable(e->data));
+        m_diag.warn(std::string(path), 0, "cannot read: " + text::printable(e->data));
         return std::nullopt;
     case BundleEntry::Kind::TooLarge:
-        m_diag.error(path, 0, "file larger than " + e->data + " bytes; ignored");
+        m_diag.error(std::string(path), 0, "file larger than " + e->data + " bytes; ignored");
         return std::nullopt;
     default:
         return std::nullopt;
@@ -30,7 +33,11 @@ std::optional<std::string_view> BundleReader::text(const std::string& path) {
 }
 
 std::optional<std::string> BundleReader::line(const std::string& path) {
-    const auto t = text(path);
+    return line(path, m_bundle.get(path));
+}
+
+std::optional<std::string> BundleReader::line(std::string_view path, const BundleEntry* e) {
+    const auto t = text(path, e);
     if (!t)
         return std::nullopt;
     const auto first = text::trim(t->substr(0, t->find('\n')));
@@ -64,13 +71,17 @@ std::optional<std::int64_t> BundleReader::signedNumber(const std::string& path) 
 }
 
 std::optional<CpuMask> BundleReader::hexMask(const std::string& path) {
-    const auto l = line(path);
+    return hexMask(path, m_bundle.get(path));
+}
+
+std::optional<CpuMask> BundleReader::hexMask(std::string_view path, const BundleEntry* entry) {
+    const auto l = line(path, entry);
     if (!l)
         return std::nullopt;
     std::string error;
     auto m = CpuMask::fromHex(*l, &error);
     if (!m)
-        m_diag.warn(path, 1, error);
+        m_diag.warn(std::string(path), 1, error);
     return m;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace coresteer {
 
@@ -25,11 +26,16 @@ public:
     std::optional<std::uint64_t> number(const std::string& path, std::uint64_t max);
     std::optional<std::int64_t> signedNumber(const std::string& path);
     std::optional<CpuMask> hexMask(const std::string& path);
+    // The same of an entry already found (nullptr when absent); `path` names it in messages.
+    std::optional<CpuMask> hexMask(std::string_view path, const BundleEntry* entry);
     std::optional<CpuMask> listMask(const std::string& path);
     // Basename of a symlink's target.
     std::optional<std::string> linkName(const std::string& path);
 
 private:
+    std::optional<std::string_view> text(std::string_view path, const BundleEntry* e);
+    std::optional<std::string> line(std::string_view path, const BundleEntry* e);
+
     const FileBundle& m_bundle;
     Diagnostics& m_diag;
 };

@@ -1,12 +1,14 @@
 #include "core/interrupts.h"
 
 #include "core/cpumask.h"
+#include "core/interrupts_fixed.h"
 #include "core/procstat.h"
+#include "core/swar.h"
 #include "core/text.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
-#include <cstring>
 
 namespace coresteer {
 
@@ -46,6 +48,10 @@ void InterruptTable::reindex() {
             m_byIrq.emplace(*rows[i].irq, i);
 }
 
+void InterruptTable::reserveIndex(std::size_t n) {
+    m_byIrq.reserve(n);
+}
+
 void InterruptTable::reindexOne(std::size_t row) {
     if (row < rows.size() && rows[row].irq)
         m_byIrq.emplace(*rows[row].irq, row);
@@ -68,47 +74,7 @@ bool isLabelChar(char c) {
 
 enum class CountToken { None, NotCount, Count, OutOfRange };
 
-// Eight bytes at a time (SWAR) on little-endian machines; bytes at lower addresses are the
-// low bytes of the word.
-constexpr bool kSwar = std::endian::native == std::endian::little;
-constexpr std::uint64_t kBytes01 = 0x0101010101010101ULL;
-
-std::uint64_t load8(const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-    return w;
-}
-
-// The high bit of every byte of `x` that is not zero, exactly (no carry between bytes).
-std::uint64_t nonZeroBytes(std::uint64_t x) {
-    constexpr std::uint64_t k7f = 0x7f * kBytes01;
-    return (((x & k7f) + k7f) | x) & (0x80 * kBytes01);
-}
-
-// How many bytes of `w`, from the first, are `c` (0..8).
-unsigned leadingBytesEqual(std::uint64_t w, unsigned char c) {
-    const std::uint64_t m = nonZeroBytes(w ^ (c * kBytes01));
-    return m ? static_cast<unsigned>(std::countr_zero(m)) / 8 : 8;
-}
-
-// How many bytes of `w`, from the first, are ASCII digits (0..8).
-unsigned leadingDigits(std::uint64_t w) {
-    const std::uint64_t d = w ^ ('0' * kBytes01); // digits become 0..9
-    const std::uint64_t bad =
-        (d & (0xf0 * kBytes01)) | (((d & (0x0f * kBytes01)) + 6 * kBytes01) & (0x10 * kBytes01));
-    const std::uint64_t m = nonZeroBytes(bad);
-    return m ? static_cast<unsigned>(std::countr_zero(m)) / 8 : 8;
-}
-
-// The value of the first `len` (1..8) digits of `w`, all of which are ASCII digits.
-std::uint64_t digitsValue(std::uint64_t w, unsigned len) {
-    std::uint64_t v = (w ^ ('0' * kBytes01)) << (8 * (8 - len)); // leading zeros in front
-    v = v * 10 + (v >> 8);
-    constexpr std::uint64_t mask = 0x000000ff000000ffULL;
-    constexpr std::uint64_t mul1 = 100 + (1000000ULL << 32);
-    constexpr std::uint64_t mul2 = 1 + (10000ULL << 32);
-    return ((v & mask) * mul1 + ((v >> 16) & mask) * mul2) >> 32;
-}
+using namespace swar;
 
 constexpr std::array<std::uint64_t, 8> kPow10 = {1,     10,     100,     1000,
                                                  10000, 100000, 1000000, 10000000};
@@ -124,7 +90,7 @@ constexpr std::array<std::uint64_t, 8> kPow10 = {1,     10,     100,     1000,
     const std::size_t n = s.size();
     const char* const d = s.data();
     std::size_t p = pos;
-    if constexpr (kSwar) {
+    if constexpr (kLittleEndian) {
         // The kernel pads counts with blanks ("%10u "): skip them eight at a time.
         while (p + 8 <= n) {
             const unsigned k = leadingBytesEqual(load8(d + p), ' ');
@@ -140,7 +106,7 @@ constexpr std::array<std::uint64_t, 8> kPow10 = {1,     10,     100,     1000,
     const std::size_t b = p;
     std::uint64_t v = 0;
     bool scalar = true;
-    if constexpr (kSwar) {
+    if constexpr (kLittleEndian) {
         if (p + 8 <= n) {
             const std::uint64_t w = load8(d + p);
             const unsigned len = leadingDigits(w);
@@ -281,14 +247,115 @@ void parseTail(std::string_view tail, IrqRow& row) {
     }
 }
 
+// The label of a row ("35", "NMI", "IPI0") before its colon, or nullopt with a warning.
+std::optional<std::string_view> rowLabel(std::string_view trimmed, Diagnostics& diag,
+                                         const std::string& file, int lineNo) {
+    const auto colon = trimmed.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 16) {
+        diag.warn(file, lineNo,
+                  "skipped a line without an IRQ label: '" + text::printable(trimmed) + "'");
+        return std::nullopt;
+    }
+    const auto label = trimmed.substr(0, colon);
+    bool labelOk = true;
+    for (char c : label)
+        labelOk = labelOk && isLabelChar(c);
+    if (!labelOk) {
+        diag.warn(file, lineNo,
+                  "skipped a line with a bad IRQ label '" + text::printable(label) + "'");
+        return std::nullopt;
+    }
+    return label;
+}
+
+// The row of `label` whose text after the colon is `body`, in a table of `ncol` columns; false
+// (with a warning) when the IRQ number is out of range. The counts are read into `scratch`
+// first, which saves zeroing the row's own vector before it is written.
+bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
+             detail::FixedCounts fixed, std::vector<std::uint64_t>& scratch, IrqRow& row,
+             Diagnostics& diag, const std::string& file, int lineNo) {
+    row.line = lineNo;
+    row.label = std::string(label);
+    if (allDigits(label)) {
+        const auto v = text::parseU64(label);
+        if (!v || *v > 0xffffffffu) {
+            diag.warn(file, lineNo, "IRQ number out of range: " + text::printable(label));
+            return false;
+        }
+        row.irq = static_cast<std::uint32_t>(*v);
+    }
+    if (scratch.size() < ncol)
+        scratch.resize(ncol);
+    std::uint64_t* const counts = scratch.data();
+    std::size_t pos = 0;
+    std::size_t tailFrom = body.size();
+    std::size_t counted = 0;
+    while (counted < ncol) {
+        // Most counts are laid out as the kernel prints them: read those in bulk.
+        if (const auto got = detail::readFixedCounts(fixed, body.data(), body.size(), pos,
+                                                     counts + counted, ncol - counted)) {
+            counted += got;
+            pos += 11 * got;
+            tailFrom = pos;
+            continue;
+        }
+        const std::size_t before = pos;
+        std::uint64_t v = 0;
+        const auto kind = nextCount(body, pos, v);
+        if (kind == CountToken::None)
+            break;
+        if (kind == CountToken::NotCount) {
+            tailFrom = before;
+            break;
+        }
+        if (kind == CountToken::OutOfRange)
+            diag.error(file, lineNo, "count out of range in column " + std::to_string(counted + 1));
+        counts[counted] = v;
+        ++counted;
+        tailFrom = pos;
+    }
+    std::fill(counts + counted, counts + ncol, 0); // short rows are padded
+    row.counts.assign(counts, counts + ncol);
+    row.countColumns = static_cast<int>(counted);
+    const auto tail = body.substr(std::min(tailFrom, body.size()));
+    if (row.irq) {
+        if (counted == 0)
+            diag.warn(file, lineNo, "IRQ " + row.label + " has no counts");
+        parseTail(tail, row);
+    } else {
+        row.description = std::string(text::trim(tail));
+    }
+    return true;
+}
+
 } // namespace
 
+std::optional<IrqRow> parseInterruptRow(std::string_view line, std::size_t columns,
+                                        Diagnostics& diag, const std::string& file, int lineNo) {
+    const auto trimmed = text::trim(line);
+    if (trimmed.empty())
+        return std::nullopt;
+    const auto label = rowLabel(trimmed, diag, file, lineNo);
+    if (!label)
+        return std::nullopt;
+    IrqRow row;
+    std::vector<std::uint64_t> scratch;
+    if (!fillRow(*label, trimmed.substr(label->size() + 1), columns, detail::bestFixedCounts(),
+                 scratch, row, diag, file, lineNo))
+        return std::nullopt;
+    return row;
+}
+
+namespace detail {
+
 InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
-                               int cpuCountHint) {
+                               int cpuCountHint, FixedCounts fixed) {
     InterruptTable table;
     text::LineReader lines(data);
     std::string_view line;
     bool haveHeader = false;
+    bool reserved = false;
+    std::vector<std::uint64_t> scratch;
     while (lines.next(line)) {
         const int lineNo = lines.lineNumber();
         const auto trimmed = text::trim(line);
@@ -303,21 +370,9 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
             }
             continue;
         }
-        const auto colon = trimmed.find(':');
-        if (colon == std::string_view::npos || colon == 0 || colon > 16) {
-            diag.warn(file, lineNo,
-                      "skipped a line without an IRQ label: '" + text::printable(trimmed) + "'");
+        const auto label = rowLabel(trimmed, diag, file, lineNo);
+        if (!label)
             continue;
-        }
-        const auto label = trimmed.substr(0, colon);
-        bool labelOk = true;
-        for (char c : label)
-            labelOk = labelOk && isLabelChar(c);
-        if (!labelOk) {
-            diag.warn(file, lineNo,
-                      "skipped a line with a bad IRQ label '" + text::printable(label) + "'");
-            continue;
-        }
         if (table.rows.size() >= InterruptTable::kMaxRows) {
             diag.error(file, lineNo,
                        "more than " + std::to_string(InterruptTable::kMaxRows) +
@@ -325,7 +380,7 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
             break;
         }
 
-        const auto body = trimmed.substr(colon + 1);
+        const auto body = trimmed.substr(label->size() + 1);
         if (!haveHeader && table.cpus.empty()) {
             int n = cpuCountHint;
             if (n <= 0) {
@@ -339,52 +394,23 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
                 table.cpus.push_back(c);
             diag.warn(file, lineNo, "no CPU header line; assuming " + std::to_string(n) + " CPUs");
         }
+        if (!reserved) {
+            // Rows are mostly as long as the first: room for that many (and a few more), but
+            // never more than one a line of 32 bytes could give.
+            const std::size_t rest = data.size() - (lines.position() - line.size());
+            const auto n = std::min({rest / std::max<std::size_t>(line.size(), 1) + 16,
+                                     rest / 32 + 16, InterruptTable::kMaxRows});
+            table.rows.reserve(n);
+            table.reserveIndex(n);
+            reserved = true;
+        }
 
         IrqRow row;
-        row.line = lineNo;
-        row.label = std::string(label);
-        if (allDigits(label)) {
-            const auto v = text::parseU64(label);
-            if (!v || *v > 0xffffffffu) {
-                diag.warn(file, lineNo, "IRQ number out of range: " + text::printable(label));
-                continue;
-            }
-            row.irq = static_cast<std::uint32_t>(*v);
-        }
-        const std::size_t ncol = table.cpus.size();
-        row.counts.assign(ncol, 0);
-        std::size_t pos = 0;
-        std::size_t tailFrom = body.size();
-        int counted = 0;
-        while (static_cast<std::size_t>(counted) < ncol) {
-            const std::size_t before = pos;
-            std::uint64_t v = 0;
-            const auto kind = nextCount(body, pos, v);
-            if (kind == CountToken::None)
-                break;
-            if (kind == CountToken::NotCount) {
-                tailFrom = before;
-                break;
-            }
-            if (kind == CountToken::OutOfRange)
-                diag.error(file, lineNo,
-                           "count out of range in column " + std::to_string(counted + 1));
-            row.counts[static_cast<std::size_t>(counted)] = v;
-            ++counted;
-            tailFrom = pos;
-        }
-        row.countColumns = counted;
-        const auto tail = body.substr(std::min(tailFrom, body.size()));
-        if (row.irq) {
-            if (counted == 0)
-                diag.warn(file, lineNo, "IRQ " + row.label + " has no counts");
-            parseTail(tail, row);
-            if (table.findIrq(*row.irq)) {
-                diag.warn(file, lineNo, "IRQ " + row.label + " listed twice; the first is kept");
-                continue;
-            }
-        } else {
-            row.description = std::string(text::trim(tail));
+        if (!fillRow(*label, body, table.cpus.size(), fixed, scratch, row, diag, file, lineNo))
+            continue;
+        if (row.irq && table.findIrq(*row.irq)) {
+            diag.warn(file, lineNo, "IRQ " + row.label + " listed twice; the first is kept");
+            continue;
         }
         table.rows.push_back(std::move(row));
         if (table.rows.back().irq)
@@ -393,6 +419,13 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
     if (table.rows.empty() && !diag.hasErrors())
         diag.warn(file, 0, "no interrupts listed");
     return table;
+}
+
+} // namespace detail
+
+InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
+                               int cpuCountHint) {
+    return detail::parseInterrupts(data, diag, file, cpuCountHint, detail::bestFixedCounts());
 }
 
 } // namespace coresteer

@@ -25,6 +25,7 @@ struct IrqRow {
     int line = 0;                     // line number in the file
 
     std::uint64_t total() const;
+    bool operator==(const IrqRow&) const = default;
 };
 
 class InterruptTable {
@@ -42,6 +43,9 @@ public:
     // Rebuilds the IRQ index after `rows` was changed by hand.
     void reindex();
     void reindexOne(std::size_t row);
+    void reserveIndex(std::size_t n);
+    // The same columns and rows (the index follows from the rows).
+    bool operator==(const InterruptTable& o) const { return cpus == o.cpus && rows == o.rows; }
 
 private:
     std::unordered_map<std::uint32_t, std::size_t> m_byIrq;
@@ -51,5 +55,11 @@ private:
 // missing (a `grep eth` capture), `cpuCountHint` > 0 gives the number of columns.
 InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag,
                                const std::string& file = "proc/interrupts", int cpuCountHint = 0);
+
+// One line of a table that has its CPU header, as parseInterrupts reads it there: nullopt (with
+// parseInterrupts' warning) when the line makes no row. Whether the row is a duplicate or one
+// too many is the table's business. For readers that keep a table up to date line by line.
+std::optional<IrqRow> parseInterruptRow(std::string_view line, std::size_t columns,
+                                        Diagnostics& diag, const std::string& file, int lineNo);
 
 } // namespace coresteer

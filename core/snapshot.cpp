@@ -53,10 +53,31 @@ bool NetInterface::isWireless() const {
 }
 
 const IrqInfo* Snapshot::irq(std::uint32_t n) const {
+    if (m_indexed && m_indexedIrqs == irqs.size()) {
+        const auto it = m_irqIndex.find(n);
+        if (it == m_irqIndex.end())
+            return nullptr;
+        if (irqs[it->second].irq == n)
+            return &irqs[it->second];
+    }
     for (const auto& i : irqs)
         if (i.irq == n)
             return &i;
     return nullptr;
+}
+
+void Snapshot::reindex() {
+    // The first of a number or name wins, as the searches find it.
+    m_irqIndex.clear();
+    m_irqIndex.reserve(irqs.size());
+    for (std::size_t i = 0; i < irqs.size(); ++i)
+        m_irqIndex.emplace(irqs[i].irq, i);
+    m_interfaceIndex.clear();
+    for (std::size_t i = 0; i < interfaces.size(); ++i)
+        m_interfaceIndex.emplace(interfaces[i].name, i);
+    m_indexedIrqs = irqs.size();
+    m_indexedInterfaces = interfaces.size();
+    m_indexed = true;
 }
 
 std::optional<CpuMask> NetInterface::napiMask() const {
@@ -70,6 +91,13 @@ std::optional<CpuMask> NetInterface::napiMask() const {
 }
 
 const NetInterface* Snapshot::interface(std::string_view name) const {
+    if (m_indexed && m_indexedInterfaces == interfaces.size()) {
+        const auto it = m_interfaceIndex.find(std::string(name));
+        if (it == m_interfaceIndex.end())
+            return nullptr;
+        if (interfaces[it->second].name == name)
+            return &interfaces[it->second];
+    }
     for (const auto& i : interfaces)
         if (i.name == name)
             return &i;
@@ -113,6 +141,7 @@ Snapshot buildSnapshot(const FileBundle& bundle) {
     snap.system = detail::readSystemInfo(r);
     snap.topology = detail::readTopology(r, snap.stat, snap.interrupts);
     detail::readNetwork(r, snap);
+    snap.reindex();
     return snap;
 }
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace coresteer {
@@ -129,11 +130,21 @@ struct Snapshot {
     // starts with them).
     std::shared_ptr<const FileBundle> source;
 
+    // By number and by name, through indexes that buildSnapshot builds. After `irqs` or
+    // `interfaces` changed by hand, reindex(); until then (or without it) they search.
     const IrqInfo* irq(std::uint32_t n) const;
     const NetInterface* interface(std::string_view name) const;
+    void reindex();
     // Exit-code style verdict: 0 complete, 1 partial (warnings), 2 unusable (no interrupts or
     // CPUs).
     int completeness() const;
+
+private:
+    // Positions in `irqs` and `interfaces`, and how many each had when indexed.
+    std::unordered_map<std::uint32_t, std::size_t> m_irqIndex;
+    std::unordered_map<std::string, std::size_t> m_interfaceIndex;
+    std::size_t m_indexedIrqs = 0, m_indexedInterfaces = 0;
+    bool m_indexed = false;
 };
 
 Snapshot buildSnapshot(const FileBundle& bundle);

@@ -127,7 +127,7 @@ json toJson(const Snapshot& snap) {
                        {"napi_threads", napi},
                        {"counters", ctr}});
     }
-    j["interfaces"] = ifs;
+    j["interfaces"] = std::move(ifs);
 
     json irqs = json::array();
     for (const auto& i : snap.irqs) {
@@ -150,14 +150,14 @@ json toJson(const Snapshot& snap) {
              {"counts", counts(row->counts)},
              {"total", row->total()}});
     }
-    j["irqs"] = irqs;
+    j["irqs"] = std::move(irqs);
     j["interrupt_columns"] = snap.interrupts.cpus;
 
     json other = json::object();
     for (const auto& row : snap.interrupts.rows)
         if (!row.irq)
             other[row.label] = {{"counts", row.counts}, {"description", row.description}};
-    j["arch_interrupts"] = other;
+    j["arch_interrupts"] = std::move(other);
 
     json soft = json::object();
     for (const auto& row : snap.softirqs.rows)
@@ -167,7 +167,7 @@ json toJson(const Snapshot& snap) {
     json stat = json::array();
     for (const auto& c : snap.stat.cpus)
         stat.push_back({{"cpu", c.cpu}, {"ticks", c.ticks}, {"fields", c.fields}});
-    j["cpu_times"] = stat;
+    j["cpu_times"] = std::move(stat);
     j["rps_sock_flow_entries"] = opt(snap.rpsSockFlowEntries);
 
     json diags = json::array();
@@ -176,7 +176,7 @@ json toJson(const Snapshot& snap) {
                          {"file", d.file},
                          {"line", d.line},
                          {"message", d.message}});
-    j["diagnostics"] = diags;
+    j["diagnostics"] = std::move(diags);
     j["diagnostics_suppressed"] = snap.diagnostics.suppressed();
     return j;
 }

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
+#include <unordered_map>
 
 namespace coresteer::detail {
 
@@ -114,27 +114,176 @@ template <typename Queue> std::vector<Queue> sortedQueues(std::vector<Queue> q) 
     return q;
 }
 
+// Interfaces by name, bus device and driver, so that naming an IRQ's actions costs a few
+// lookups instead of a pass over every interface. The lookups find the candidates, every way
+// an action can name one; actionNamesInterface, actionNamesDevice and actionNamesDriver decide.
+// Only interfaces with a device of their own and no conduit can be named by an action.
+class NameIndex {
+public:
+    explicit NameIndex(const std::vector<NetInterface>& interfaces) : m_ifs(interfaces) {
+        for (std::size_t i = 0; i < interfaces.size(); ++i) {
+            const auto& nif = interfaces[i];
+            m_all[nif.name].push_back(i);
+            if (nif.isVirtual() || !nif.conduit.empty())
+                continue;
+            m_name[nif.name].push_back(i);
+            m_device[nif.busDevice].push_back(i);
+            if (nif.driver.empty())
+                continue;
+            m_driver[nif.driver].push_back(i);
+            for (std::size_t a = 0; a < kDriverAliases.size(); ++a)
+                if (nif.driver.find(kDriverAliases[a].driverPart) != std::string::npos)
+                    m_alias[a].push_back(i);
+        }
+    }
+
+    // Every interface of that name (one, unless the root listed a name twice).
+    const std::vector<std::size_t>& named(std::string_view name) const { return find(m_all, name); }
+
+    void byName(std::string_view action, std::vector<std::size_t>& out) const {
+        auto keep = [&](std::string_view key) {
+            for (const auto i : find(m_name, key))
+                if (actionNamesInterface(action, m_ifs[i]))
+                    out.push_back(i);
+        };
+        // The name itself, or the name and a separator; or after a driver's name and '-'.
+        forEachPrefix(action, keep);
+        for (auto dash = action.find('-'); dash != std::string_view::npos;
+             dash = action.find('-', dash + 1))
+            if (m_driver.count(action.substr(0, dash)))
+                forEachPrefix(action.substr(dash + 1), keep);
+    }
+
+    void byDevice(std::string_view action, std::vector<std::size_t>& out) const {
+        auto keep = [&](std::string_view key) {
+            for (const auto i : find(m_device, key))
+                if (actionNamesDevice(action, m_ifs[i].busDevice))
+                    out.push_back(i);
+        };
+        // The device, the device and a separator, what follows the last '@' (without
+        // "pci:"), or what is inside "[...]" at the end.
+        forEachPrefix(action, keep);
+        if (const auto at = action.rfind('@'); at != std::string_view::npos) {
+            auto tail = action.substr(at + 1);
+            keep(text::startsWith(tail, "pci:") ? tail.substr(4) : tail);
+        }
+        const auto open = action.find('[');
+        if (open != std::string_view::npos && action.back() == ']')
+            keep(action.substr(open + 1, action.size() - open - 2));
+    }
+
+    void byDriver(std::string_view action, std::vector<std::size_t>& out) const {
+        std::vector<std::size_t> candidates = find(m_driver, action);
+        for (std::size_t a = 0; a < kDriverAliases.size(); ++a)
+            if (text::startsWith(action, kDriverAliases[a].actionPrefix))
+                candidates.insert(candidates.end(), m_alias[a].begin(), m_alias[a].end());
+        for (const auto i : candidates)
+            if (actionNamesDriver(action, m_ifs[i].driver))
+                out.push_back(i);
+    }
+
+    // The names of these interfaces, sorted and each once.
+    std::vector<std::string> sortedNames(const std::vector<std::size_t>& found) const {
+        std::vector<std::string> out;
+        for (const auto i : found)
+            out.push_back(m_ifs[i].name);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    }
+
+private:
+    using Map = std::unordered_map<std::string_view, std::vector<std::size_t>>;
+
+    const std::vector<std::size_t>& find(const Map& m, std::string_view key) const {
+        const auto it = m.find(key);
+        return it == m.end() ? m_none : it->second;
+    }
+    // `s` itself, and every prefix of it that a separator follows.
+    template <typename Fn> static void forEachPrefix(std::string_view s, Fn&& fn) {
+        for (std::size_t i = 1; i < s.size(); ++i)
+            if (isSeparator(s[i]))
+                fn(s.substr(0, i));
+        fn(s);
+    }
+
+    const std::vector<NetInterface>& m_ifs;
+    Map m_all, m_name, m_device, m_driver;
+    std::array<std::vector<std::size_t>, kDriverAliases.size()> m_alias;
+    std::vector<std::size_t> m_none;
+};
+
 } // namespace
 
 void readNetwork(BundleReader& r, Snapshot& snap) {
     auto& diag = r.diag();
     const auto& bundle = r.bundle();
 
-    // IRQ affinities, for every numbered row of /proc/interrupts.
-    for (const auto& row : snap.interrupts.rows) {
+    // IRQ affinities, for every numbered row of /proc/interrupts: the files under proc/irq/
+    // are found in one pass over that part of the bundle, not looked up one by one. A
+    // directory is the row whose label it is ("35"; a label like "035" names its own).
+    std::unordered_map<std::uint32_t, std::size_t> byNumber; // rows labelled as the kernel does
+    std::unordered_map<std::string_view, std::size_t> byOddLabel;
+    std::vector<std::size_t> slot(snap.interrupts.rows.size(), 0);
+    std::size_t numbered = 0;
+    for (std::size_t i = 0; i < snap.interrupts.rows.size(); ++i) {
+        const auto& row = snap.interrupts.rows[i];
+        if (!row.irq)
+            continue;
+        slot[i] = numbered;
+        if (row.label == std::to_string(*row.irq))
+            byNumber.emplace(*row.irq, numbered);
+        else
+            byOddLabel.emplace(row.label, numbered);
+        ++numbered;
+    }
+    auto rowOfDirectory = [&](std::string_view name) -> std::optional<std::size_t> {
+        const auto n = name.size() > 1 && name[0] == '0' ? std::nullopt : text::parseU64(name);
+        if (n && *n <= 0xffffffffu) {
+            if (const auto it = byNumber.find(static_cast<std::uint32_t>(*n)); it != byNumber.end())
+                return it->second;
+        }
+        if (const auto it = byOddLabel.find(name); it != byOddLabel.end())
+            return it->second;
+        return std::nullopt;
+    };
+    constexpr std::array<std::string_view, 3> kIrqFiles = {"smp_affinity", "effective_affinity",
+                                                           "affinity_hint"};
+    using Found = const std::pair<const std::string, BundleEntry>*;
+    std::vector<std::array<Found, kIrqFiles.size()>> irqFiles(numbered);
+    const std::string_view irqDir = "proc/irq/";
+    for (auto it = bundle.entries().lower_bound(irqDir);
+         it != bundle.entries().end() && text::startsWith(it->first, irqDir); ++it) {
+        const auto rest = std::string_view(it->first).substr(irqDir.size());
+        const auto slash = rest.find('/');
+        if (slash == std::string_view::npos)
+            continue;
+        const auto file = std::find(kIrqFiles.begin(), kIrqFiles.end(), rest.substr(slash + 1));
+        if (file == kIrqFiles.end())
+            continue;
+        if (const auto k = rowOfDirectory(rest.substr(0, slash)))
+            irqFiles[*k][static_cast<std::size_t>(file - kIrqFiles.begin())] = &*it;
+    }
+    snap.irqs.reserve(numbered);
+    for (std::size_t i = 0; i < snap.interrupts.rows.size(); ++i) {
+        const auto& row = snap.interrupts.rows[i];
         if (!row.irq)
             continue;
         IrqInfo info;
         info.irq = *row.irq;
-        const std::string dir = "proc/irq/" + row.label + "/";
-        info.smpAffinity = r.hexMask(dir + "smp_affinity");
-        info.effectiveAffinity = r.hexMask(dir + "effective_affinity");
-        info.affinityHint = r.hexMask(dir + "affinity_hint");
+        const auto& files = irqFiles[slot[i]];
+        auto mask = [&](std::size_t f) {
+            return files[f] ? r.hexMask(files[f]->first, &files[f]->second) : std::nullopt;
+        };
+        info.smpAffinity = mask(0);
+        info.effectiveAffinity = mask(1);
+        info.affinityHint = mask(2);
         snap.irqs.push_back(std::move(info));
     }
-    std::map<std::uint32_t, std::size_t> irqIndex;
+    std::unordered_map<std::uint32_t, std::size_t> irqIndex;
+    irqIndex.reserve(snap.irqs.size());
     for (std::size_t i = 0; i < snap.irqs.size(); ++i)
-        irqIndex[snap.irqs[i].irq] = i;
+        irqIndex.emplace(snap.irqs[i].irq, i);
 
     // Interfaces.
     auto names = bundle.list("sys/class/net");
@@ -209,37 +358,40 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
         snap.interfaces.push_back(std::move(nif));
     }
 
-    // DSA user ports and VLANs point at their conduit through iflink.
+    // DSA user ports and VLANs point at their conduit through iflink (the last interface with
+    // that ifindex, should a broken root list two).
+    std::unordered_map<int, std::size_t> byIfindex;
+    for (std::size_t i = 0; i < snap.interfaces.size(); ++i)
+        if (snap.interfaces[i].ifindex)
+            byIfindex[*snap.interfaces[i].ifindex] = i;
     for (auto& nif : snap.interfaces) {
         if (!nif.iflink || !nif.ifindex || *nif.iflink == *nif.ifindex)
             continue;
-        for (const auto& other : snap.interfaces)
-            if (other.ifindex == nif.iflink)
-                nif.conduit = other.name;
+        if (const auto it = byIfindex.find(*nif.iflink); it != byIfindex.end())
+            nif.conduit = snap.interfaces[it->second].name;
     }
 
     // Name matching for IRQs that no MSI list claimed.
+    const NameIndex index(snap.interfaces);
+    std::vector<std::size_t> byName, byDevice, byDriver;
     for (const auto& row : snap.interrupts.rows) {
         if (!row.irq)
             continue;
         auto& info = snap.irqs[irqIndex[*row.irq]];
-        const bool claimedByMsi = !info.interfaces.empty();
-        std::set<std::string> byName, byDevice, byDriver;
-        for (const auto& action : row.actions) {
-            for (const auto& nif : snap.interfaces) {
-                if (nif.isVirtual() || !nif.conduit.empty())
-                    continue;
-                if (actionNamesInterface(action, nif))
-                    byName.insert(nif.name);
-                else if (actionNamesDevice(action, nif.busDevice))
-                    byDevice.insert(nif.name);
-                else if (actionNamesDriver(action, nif.driver))
-                    byDriver.insert(nif.name);
-            }
-        }
-        if (!claimedByMsi) {
+        if (info.interfaces.empty()) {
+            byName.clear();
+            byDevice.clear();
+            byDriver.clear();
+            for (const auto& action : row.actions)
+                index.byName(action, byName);
+            if (byName.empty())
+                for (const auto& action : row.actions)
+                    index.byDevice(action, byDevice);
+            if (byName.empty() && byDevice.empty())
+                for (const auto& action : row.actions)
+                    index.byDriver(action, byDriver);
             const auto& chosen = !byName.empty() ? byName : !byDevice.empty() ? byDevice : byDriver;
-            info.interfaces.assign(chosen.begin(), chosen.end());
+            info.interfaces = index.sortedNames(chosen);
             info.attribution = !byName.empty()     ? Attribution::ActionName
                                : !byDevice.empty() ? Attribution::BusDevice
                                                    : Attribution::DriverName;
@@ -250,9 +402,8 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
             classifyAction(a, info);
         }
         for (const auto& n : info.interfaces)
-            for (auto& nif : snap.interfaces)
-                if (nif.name == n)
-                    nif.irqs.push_back(info.irq);
+            for (const auto i : index.named(n))
+                snap.interfaces[i].irqs.push_back(info.irq);
     }
     for (auto& nif : snap.interfaces)
         std::sort(nif.irqs.begin(), nif.irqs.end());
@@ -269,9 +420,8 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
         if (dash == std::string::npos || dash <= 5)
             continue;
         const auto ifname = name.substr(5, dash - 5);
-        for (auto& nif : snap.interfaces) {
-            if (nif.name != ifname)
-                continue;
+        for (const auto i : index.named(ifname)) {
+            auto& nif = snap.interfaces[i];
             NapiThread t;
             t.pid = static_cast<int>(*n);
             t.name = name;

@@ -32,19 +32,6 @@ bool LineReader::next(std::string_view& line) {
     return true;
 }
 
-bool Tokenizer::next(std::string_view& tok) {
-    const std::size_t n = m_s.size();
-    while (m_pos < n && isSpace(m_s[m_pos]))
-        ++m_pos;
-    if (m_pos >= n)
-        return false;
-    const std::size_t b = m_pos;
-    while (m_pos < n && !isSpace(m_s[m_pos]))
-        ++m_pos;
-    tok = m_s.substr(b, m_pos - b);
-    return true;
-}
-
 std::string_view Tokenizer::rest() const {
     std::size_t p = m_pos;
     while (p < m_s.size() && isSpace(m_s[p]))

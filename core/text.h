@@ -24,6 +24,12 @@ public:
     explicit LineReader(std::string_view data) : m_data(data) {}
     bool next(std::string_view& line);
     int lineNumber() const { return m_line; }
+    // Where the next line starts; reset() goes back (or on) to such a place.
+    std::size_t position() const { return m_pos; }
+    void reset(std::size_t position, int lineNumber) {
+        m_pos = position;
+        m_line = lineNumber;
+    }
 
 private:
     std::string_view m_data;
@@ -35,7 +41,20 @@ private:
 class Tokenizer {
 public:
     explicit Tokenizer(std::string_view s) : m_s(s) {}
-    bool next(std::string_view& tok);
+    // Inline: the parsers call it once a token, and a call that returns the token through
+    // memory costs a store-forwarding stall each time.
+    bool next(std::string_view& tok) {
+        const std::size_t n = m_s.size();
+        while (m_pos < n && isSpace(m_s[m_pos]))
+            ++m_pos;
+        if (m_pos >= n)
+            return false;
+        const std::size_t b = m_pos;
+        while (m_pos < n && !isSpace(m_s[m_pos]))
+            ++m_pos;
+        tok = m_s.substr(b, m_pos - b);
+        return true;
+    }
     std::string_view rest() const; // remaining text, leading space trimmed
     std::size_t position() const { return m_pos; }
 

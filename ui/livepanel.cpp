@@ -26,6 +26,8 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSignalBlocker>
+#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -84,9 +86,10 @@ LivePanel::LivePanel(QWidget* parent)
       m_probeTimer(new QTimer(this)), m_testButton(new QPushButton(tr("Start recording"))),
       m_grade(new QLabel), m_latency(new QLineSeries), m_latencyX(new QValueAxis),
       m_latencyY(new QValueAxis), m_replayTimer(new QTimer(this)), m_replayBar(new QWidget),
-      m_replayLabel(new QLabel), m_replaySpeed(new QComboBox), m_down(new QLineSeries),
-      m_up(new QLineSeries), m_mbps(new QValueAxis), m_loadMode(new QComboBox),
-      m_loadServer(new QLineEdit), m_loadStreams(new QSpinBox) {
+      m_replayLabel(new QLabel), m_replaySpeed(new QComboBox),
+      m_replaySlider(new QSlider(Qt::Horizontal)), m_down(new QLineSeries), m_up(new QLineSeries),
+      m_mbps(new QValueAxis), m_loadMode(new QComboBox), m_loadServer(new QLineEdit),
+      m_loadStreams(new QSpinBox) {
     m_irqs->setToolTip(tr("Where each NIC interrupt lands now, and how often it fires"));
     m_ifaces->setToolTip(tr("Throughput of each interface, from /proc/net/dev"));
     m_heatmap->setToolTip(tr("Cores (rows) over time (columns, newest on the right), coloured by "
@@ -171,10 +174,15 @@ LivePanel::LivePanel(QWidget* parent)
     m_probeTimer->setInterval(100);
     connect(m_probeTimer, &QTimer::timeout, this, &LivePanel::probe);
 
-    // The replay bar: where the replay is, and how fast it goes.
+    // The replay bar: where the replay is (drag to go elsewhere), and how fast it goes.
     auto* bar = new QHBoxLayout(m_replayBar);
     bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(m_replayLabel, 1);
+    bar->addWidget(m_replayLabel);
+    m_replaySlider->setTracking(false); // one seek where the drag ends
+    m_replaySlider->setToolTip(tr("Where the replay is: drag to go to another time"));
+    connect(m_replaySlider, &QSlider::valueChanged, this,
+            [this](int tenths) { seekReplay(tenths / 10.0); });
+    bar->addWidget(m_replaySlider, 1);
     for (const auto& [text, speed] : std::initializer_list<std::pair<QString, double>>{
              {tr("1x"), 1}, {tr("4x"), 4}, {tr("16x"), 16}, {tr("All"), 0}})
         m_replaySpeed->addItem(text, speed);
@@ -461,6 +469,11 @@ void LivePanel::startReplay(std::shared_ptr<const Recording> recording, Snapshot
         const int i = m_replaySpeed->findData(speed);
         m_replaySpeed->setCurrentIndex(i >= 0 ? i : 0);
     }
+    {
+        const QSignalBlocker b(m_replaySlider);
+        m_replaySlider->setRange(0, static_cast<int>(std::ceil(m_finished->duration * 10)));
+        m_replaySlider->setValue(0);
+    }
     m_testButton->setEnabled(false);
     m_replayBar->show();
     m_grade->clear();
@@ -469,6 +482,31 @@ void LivePanel::startReplay(std::shared_ptr<const Recording> recording, Snapshot
         finishReplay();
     else
         m_replayTimer->start();
+}
+
+void LivePanel::seekReplay(double seconds) {
+    if (!m_finished)
+        return;
+    if (!m_replay)
+        m_replay = std::make_unique<Replay>(*m_finished);
+    // The recording's checkpoints make this about the same wherever it goes.
+    if (!m_replay->seek(seconds))
+        return;
+    clearViews();
+    m_grade->clear();
+    m_pending.reset();
+    m_replayPhase = m_replay->phase();
+    m_replayAt = std::max(seconds, 0.0);
+    m_replayClock.restart();
+    if (m_speed > 0)
+        m_replayTimer->start();
+    replayStep();
+}
+
+void LivePanel::showReplayPosition() {
+    const QSignalBlocker b(m_replaySlider);
+    m_replaySlider->setValue(
+        static_cast<int>(std::lround(std::min(m_replayAt, m_finished->duration) * 10)));
 }
 
 // Feeds every event that is due by now, at the chosen speed.
@@ -512,6 +550,7 @@ void LivePanel::replayStep() {
         m_pending.reset();
     }
     const bool done = !m_pending;
+    showReplayPosition();
     m_replayLabel->setText(
         tr("Replay of %1: %2 of %3 s")
             .arg(QString::fromStdString(text::printable(m_finished->info.label, 40)))
@@ -596,6 +635,11 @@ void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
     m_snap = std::move(snapshot);
     m_hz = std::clamp(hz, 1, 20);
     m_label = label.isEmpty() && m_snap ? QString::fromStdString(m_snap->origin) : label;
+    clearViews();
+}
+
+// Every view empty, for the snapshot it has.
+void LivePanel::clearViews() {
     m_idle.clear();
     m_loaded.clear();
     m_latency->clear();
@@ -609,8 +653,7 @@ void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
             for (auto i : n.irqs)
                 if (seen.insert(i).second)
                     m_nicIrqs.push_back(i);
-    m_history = std::make_unique<History>(static_cast<std::size_t>(3600 * std::max(hz, 1)), cores,
-                                          m_nicIrqs);
+    m_history = std::make_unique<History>(static_cast<std::size_t>(3600 * m_hz), cores, m_nicIrqs);
     std::vector<QString> labels;
     for (int c = 0; c < cores; ++c) {
         const auto* cls = m_snap->topology.classOf(c);

@@ -22,6 +22,7 @@
 #include <vector>
 
 class QComboBox;
+class QSlider;
 class QLabel;
 class QLineEdit;
 class QProcess;
@@ -83,6 +84,9 @@ public:
     bool replaying() const { return m_replay != nullptr; }
     // Feeds the rest of the replay now.
     void finishReplay();
+    // Goes to `seconds` into the recording (also after the replay ended): the views start
+    // again from there, and the replay goes on at its speed.
+    void seekReplay(double seconds);
     double replayPosition() const { return m_replayAt; }
 
 Q_SIGNALS:
@@ -113,6 +117,8 @@ private:
     void addLatency(double t, std::optional<double> ms);
     void addThroughput(double t, double down, double up);
     void replayStep();
+    void showReplayPosition();
+    void clearViews();
     void startLoad();
     void stopLoad();
     bool haveRecording(QString* error) const;
@@ -142,6 +148,7 @@ private:
     QWidget* m_replayBar;
     QLabel* m_replayLabel;
     QComboBox* m_replaySpeed;
+    QSlider* m_replaySlider; // tenths of a second
     QLineSeries* m_down;
     QLineSeries* m_up;
     QValueAxis* m_mbps;

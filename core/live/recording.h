@@ -29,6 +29,7 @@
 #include "core/text.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,6 +78,10 @@ bool saveRecording(const RecordingWriter& w, const std::string& path, std::strin
 // Now, as "2026-11-30T09:00:00Z".
 std::string utcTimestamp();
 
+// A replay's checkpoints (recording.cpp).
+struct ReplayIndex;
+struct ReplayCheckpoint;
+
 struct Recording {
     static constexpr std::size_t kMaxBytes = 512u << 20;
     RecordingInfo info;
@@ -85,6 +90,14 @@ struct Recording {
     int firstEventLine = 0;
     std::size_t ticks = 0;
     double duration = 0;
+    // Where a replay can start from, every few hundred kilobytes of events, made by
+    // readRecording (which reads every event anyway) and shared by the recording's copies.
+    // nullptr for a recording put together by hand: a seek then starts from the beginning.
+    std::shared_ptr<const ReplayIndex> index;
+
+    // The bytes it holds in memory (its text and its checkpoints), and its checkpoints.
+    std::size_t memoryBytes() const;
+    std::size_t checkpoints() const;
 };
 
 // The file again, as read.
@@ -104,30 +117,79 @@ struct ReplayEvent {
     std::optional<double> latencyMs; // Latency: nullopt when the probe was lost
     double downBitsPerSec = 0, upBitsPerSec = 0;
     std::string phase;
+    bool operator==(const ReplayEvent&) const = default;
 };
 
-// The events of a recording in order, as the live views get them.
+// The events of a recording in order, as the live views get them. A tick costs what changed
+// in it: the decoder keeps each file's lines, only the lines of /proc/interrupts that changed
+// are parsed again (the other files, a few lines each, whole when they changed), and the
+// rates of the rows that did not change come from the rows themselves.
 class Replay {
 public:
     explicit Replay(const Recording& r);
     // False at the end, or at an error (then error() says which line).
     bool next(ReplayEvent& e);
+    // Goes to time `t` (seconds since the start): next() then gives the events from the first,
+    // in the file's order, whose time is `t` or later, exactly as playing from the start gives
+    // them (the first tick's rates included). It starts from the recording's checkpoint before
+    // `t`, or goes on from where it is when that is nearer, so a seek costs about the same
+    // anywhere. False at an error.
+    bool seek(double t);
     const std::string& error() const { return m_error; }
     // Ticks read so far (the first tick, and the first after a gap, give no rates).
     std::size_t ticks() const { return m_tickCount; }
     double lastTickTime() const { return m_lastTickTime; }
+    // The test's phase the events read so far left it in ("" before any phase event): after a
+    // seek, what a view that plays from the start would know.
+    const std::string& phase() const { return m_phase; }
 
 private:
+    friend std::optional<Recording> readRecording(std::string_view text, std::string* error);
     bool fail(const std::string& why);
+    // Reads on. With `e`: to the next event, which it fills. Without: to the end, an error, or
+    // the first event line whose time is `until` or later, which is left unread; every event
+    // still does what it does to the replay, only no rates are made, and with `decodeOnly` the
+    // ticks' files are not parsed either (the sample is stale: parseAll() then). True when it
+    // stopped at an event or at `until`.
+    bool advance(ReplayEvent* e, double until, bool decodeOnly = false);
+    // The tick that just ended: its files parsed again where they changed; `rates` when asked
+    // for and due.
+    bool tickEnded(double t, ReplayEvent* e, bool& due);
+    bool parseWhole(char source, Sample& s, Diagnostics& diag);
+    void parseAll();
+    bool updateRows(const std::vector<SampleDecoder::LineChange>& lines,
+                    SampleBefore::Counts* replaced, Diagnostics& diag);
+    bool simpleRow(std::size_t position, const IrqRow& row) const;
+    // Starts again from a checkpoint, or from the beginning (nullptr).
+    void restart(const ReplayCheckpoint* from);
+    // Reads the whole recording, leaving checkpoints in `index` (readRecording).
+    bool buildIndex(ReplayIndex& index);
+
     const Recording& m_rec;
     text::LineReader m_lines;
     SampleDecoder m_decoder;
-    std::vector<SampleTexts> m_ticks;
-    std::optional<Sample> m_last;
+    Sample m_sample;           // the files of the last tick, parsed
+    bool m_haveSample = false; // a tick was read
+    bool m_haveLast = false;   // the next tick's rates are from m_sample (not after a gap)
+    bool m_stale = false;      // but its files (its uptime aside) are not parsed yet
+    // The decoder's lines of /proc/interrupts and the rows they made (npos: none); whether
+    // the table can be kept up to date by those lines (it has its CPU header, and no file
+    // came whole).
+    // Rows whose count fields are the line's fields 2, 3, ... ("35:" first, nothing that
+    // splits or joins tokens), so that new counts can be read from those fields alone; the
+    // tick in which a row's counts were last kept for the rates.
+    std::vector<std::size_t> m_rowOf;
+    bool m_rowsByLine = false;
+    std::vector<char> m_simple;
+    std::vector<std::size_t> m_keptIn;
     double m_tickTime = -1, m_lastTickTime = 0;
+    double m_latest;      // the latest time of an event line read so far
+    double m_latestEvent; // of an event given (or that would have been)
     std::size_t m_tickCount = 0;
+    std::string m_phase;
     bool m_done = false;
     std::string m_error;
+    ReplayIndex* m_building = nullptr;
 };
 
 // What a recording shows, for reports and for before/after comparisons. Shares are 0..1; the

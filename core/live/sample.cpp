@@ -9,28 +9,54 @@
 
 namespace coresteer {
 
-std::optional<Sample> parseSample(const SampleTexts& t, Diagnostics& diag) {
-    Sample s;
-    const auto up = text::trim(t.uptime);
+std::optional<double> parseUptime(std::string_view text, Diagnostics& diag) {
+    const auto up = text::trim(text);
     const auto sp = up.find(' ');
     const std::string first(up.substr(0, sp));
     char* end = nullptr;
-    s.uptime = std::strtod(first.c_str(), &end);
-    if (first.empty() || !end || *end != '\0' || !(s.uptime >= 0) || s.uptime > 1e10) {
+    const double uptime = std::strtod(first.c_str(), &end);
+    if (first.empty() || !end || *end != '\0' || !(uptime >= 0) || uptime > 1e10) {
         diag.error("proc/uptime", 1, "not an uptime: '" + text::printable(first) + "'");
         return std::nullopt;
     }
-    s.stat = parseProcStat(t.stat, diag);
-    if (s.stat.cpus.empty()) {
-        diag.error("proc/stat", 1, "no cpuN lines");
-        return std::nullopt;
+    return uptime;
+}
+
+bool parseSampleFile(char source, std::string_view text, Sample& s, Diagnostics& diag) {
+    switch (source) {
+    case 's':
+        s.stat = parseProcStat(text, diag);
+        if (s.stat.cpus.empty()) {
+            diag.error("proc/stat", 1, "no cpuN lines");
+            return false;
+        }
+        return true;
+    case 'q':
+        s.softirqs = text.empty() ? SoftirqTable{} : parseSoftirqs(text, diag);
+        return true;
+    case 'i':
+        s.interrupts = text.empty() ? InterruptTable{} : parseInterrupts(text, diag);
+        return true;
+    case 'n':
+        s.netdev = text.empty() ? std::vector<NetDevCounters>{} : parseNetDev(text, diag);
+        return true;
+    default:
+        return true;
     }
-    if (!t.softirqs.empty())
-        s.softirqs = parseSoftirqs(t.softirqs, diag);
-    if (!t.interrupts.empty())
-        s.interrupts = parseInterrupts(t.interrupts, diag);
-    if (!t.netdev.empty())
-        s.netdev = parseNetDev(t.netdev, diag);
+}
+
+std::optional<Sample> parseSample(const SampleTexts& t, Diagnostics& diag) {
+    Sample s;
+    const auto uptime = parseUptime(t.uptime, diag);
+    if (!uptime)
+        return std::nullopt;
+    s.uptime = *uptime;
+    for (const auto& [source, text] : {std::pair<char, const std::string&>{'s', t.stat},
+                                       {'q', t.softirqs},
+                                       {'i', t.interrupts},
+                                       {'n', t.netdev}})
+        if (!parseSampleFile(source, text, s, diag))
+            return std::nullopt;
     return s;
 }
 
@@ -57,30 +83,68 @@ std::optional<double> delta(std::uint64_t a, std::uint64_t b) {
     return static_cast<double>(b - a);
 }
 
-int maxCpu(const Sample& s) {
+int maxCpu(const ProcStat& stat, const InterruptTable& irqs, const SoftirqTable& softirqs) {
     int m = -1;
-    for (const auto& c : s.stat.cpus)
+    for (const auto& c : stat.cpus)
         m = std::max(m, c.cpu);
-    for (int c : s.interrupts.cpus)
+    for (int c : irqs.cpus)
         m = std::max(m, c);
-    for (int c : s.softirqs.cpus)
+    for (int c : softirqs.cpus)
         m = std::max(m, c);
     return m;
+}
+
+// The rates of one IRQ between its counts then (`p`, whose column of CPU c is pcolOf[c]) and
+// now; nullopt when a count went backwards. An IRQ that did not fire has no perCpu (most of
+// them, on a machine with thousands: no allocation for those).
+std::optional<IrqRate> irqRate(const std::vector<std::uint64_t>& p, const std::vector<int>& pcolOf,
+                               const IrqRow& row, const std::vector<int>& cpus, int width,
+                               double secs) {
+    IrqRate ir;
+    ir.irq = *row.irq;
+    if (&p == &row.counts)
+        return ir;
+    for (std::size_t col = 0; col < cpus.size() && col < row.counts.size(); ++col) {
+        const int cpu = cpus[col];
+        const int pcol = pcolOf[static_cast<std::size_t>(cpu)];
+        if (pcol < 0 || static_cast<std::size_t>(pcol) >= p.size())
+            continue;
+        const auto v = delta(p[static_cast<std::size_t>(pcol)], row.counts[col]);
+        if (!v)
+            return std::nullopt;
+        if (*v == 0)
+            continue;
+        if (ir.perCpu.empty())
+            ir.perCpu.assign(static_cast<std::size_t>(width), 0.0);
+        ir.perCpu[static_cast<std::size_t>(cpu)] = *v / secs;
+        ir.total += *v / secs;
+    }
+    return ir;
 }
 
 } // namespace
 
 std::optional<Rates> computeRates(const Sample& prev, const Sample& cur) {
-    if (!(cur.uptime > prev.uptime))
+    return computeRates(SampleBefore{prev.uptime, &prev.stat, &prev.softirqs, &prev.netdev,
+                                     &prev.interrupts, nullptr},
+                        cur);
+}
+
+std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur) {
+    if (!(cur.uptime > before.uptime))
         return std::nullopt;
+    const ProcStat& prevStat = *before.stat;
+    const InterruptTable& prevIrqs = before.interrupts ? *before.interrupts : cur.interrupts;
     Rates r;
-    r.start = prev.uptime;
+    r.start = before.uptime;
     r.end = cur.uptime;
-    const double secs = cur.uptime - prev.uptime;
-    const int width = std::max(maxCpu(prev), maxCpu(cur)) + 1;
+    const double secs = cur.uptime - before.uptime;
+    const int width = std::max(maxCpu(prevStat, prevIrqs, *before.softirqs),
+                               maxCpu(cur.stat, cur.interrupts, cur.softirqs)) +
+                      1;
 
     for (const auto& c : cur.stat.cpus) {
-        const auto* p = prev.stat.cpu(c.cpu);
+        const auto* p = prevStat.cpu(c.cpu);
         if (!p)
             continue; // came online since
         std::array<double, CpuTimes::Count> d{};
@@ -114,48 +178,51 @@ std::optional<Rates> computeRates(const Sample& prev, const Sample& cur) {
     std::sort(r.cores.begin(), r.cores.end(),
               [](const CoreLoad& a, const CoreLoad& b) { return a.cpu < b.cpu; });
 
-    for (const auto& row : cur.interrupts.rows) {
+    // The earlier table's column of each CPU id.
+    std::vector<int> pcolOf(static_cast<std::size_t>(width), -1);
+    for (std::size_t col = 0; col < prevIrqs.cpus.size(); ++col)
+        pcolOf[static_cast<std::size_t>(prevIrqs.cpus[col])] = static_cast<int>(col);
+    r.irqs.reserve(cur.interrupts.rows.size());
+    const auto* replaced = before.interrupts ? nullptr : before.replacedCounts;
+    std::size_t next = 0; // the next replaced row
+    for (std::size_t i = 0; i < cur.interrupts.rows.size(); ++i) {
+        const auto& row = cur.interrupts.rows[i];
+        const std::vector<std::uint64_t>* p = nullptr;
+        if (!before.interrupts) { // the same rows: this one, unless it was replaced
+            while (replaced && next < replaced->size() && (*replaced)[next].first < i)
+                ++next;
+            p = replaced && next < replaced->size() && (*replaced)[next].first == i
+                    ? &(*replaced)[next].second
+                    : &row.counts;
+        }
         if (!row.irq)
             continue;
-        const auto* p = prev.interrupts.findIrq(*row.irq);
+        if (before.interrupts) {
+            const auto* then = before.interrupts->findIrq(*row.irq);
+            p = then ? &then->counts : nullptr;
+        }
         if (!p)
             continue;
-        IrqRate ir;
-        ir.irq = *row.irq;
-        ir.perCpu.assign(static_cast<std::size_t>(width), 0.0);
-        bool ok = true;
-        for (std::size_t col = 0; col < cur.interrupts.cpus.size() && col < row.counts.size();
-             ++col) {
-            const int cpu = cur.interrupts.cpus[col];
-            const int pcol = prev.interrupts.columnOf(cpu);
-            if (pcol < 0 || static_cast<std::size_t>(pcol) >= p->counts.size())
-                continue;
-            const auto v = delta(p->counts[static_cast<std::size_t>(pcol)], row.counts[col]);
-            if (!v) {
-                ok = false;
-                break;
-            }
-            ir.perCpu[static_cast<std::size_t>(cpu)] = *v / secs;
-            ir.total += *v / secs;
-        }
-        if (!ok) {
+        auto ir = irqRate(*p, pcolOf, row, cur.interrupts.cpus, width, secs);
+        if (!ir) {
             ++r.resets;
             continue;
         }
-        r.irqs.push_back(std::move(ir));
+        r.irqs.push_back(std::move(*ir));
     }
 
     auto softirq = [&](const char* name, std::vector<double>& out) {
         out.assign(static_cast<std::size_t>(width), 0.0);
-        const auto* a = prev.softirqs.find(name);
+        const SoftirqTable& prevSoft = *before.softirqs;
+        const auto* a = prevSoft.find(name);
         const auto* b = cur.softirqs.find(name);
         if (!a || !b)
             return;
         for (std::size_t col = 0; col < cur.softirqs.cpus.size() && col < b->counts.size(); ++col) {
             const int cpu = cur.softirqs.cpus[col];
-            const auto it = std::find(prev.softirqs.cpus.begin(), prev.softirqs.cpus.end(), cpu);
-            const auto pcol = static_cast<std::size_t>(it - prev.softirqs.cpus.begin());
-            if (it == prev.softirqs.cpus.end() || pcol >= a->counts.size())
+            const auto it = std::find(prevSoft.cpus.begin(), prevSoft.cpus.end(), cpu);
+            const auto pcol = static_cast<std::size_t>(it - prevSoft.cpus.begin());
+            if (it == prevSoft.cpus.end() || pcol >= a->counts.size())
                 continue;
             if (const auto v = delta(a->counts[pcol], b->counts[col]))
                 out[static_cast<std::size_t>(cpu)] = *v / secs;
@@ -166,12 +233,12 @@ std::optional<Rates> computeRates(const Sample& prev, const Sample& cur) {
     softirq("NET_RX", r.netRx);
     softirq("NET_TX", r.netTx);
 
-    std::map<std::string, const NetDevCounters*> before;
-    for (const auto& n : prev.netdev)
-        before[n.name] = &n;
+    std::map<std::string, const NetDevCounters*> then;
+    for (const auto& n : *before.netdev)
+        then[n.name] = &n;
     for (const auto& n : cur.netdev) {
-        const auto it = before.find(n.name);
-        if (it == before.end())
+        const auto it = then.find(n.name);
+        if (it == then.end())
             continue;
         const auto& p = *it->second;
         const auto rb = delta(p.get(NetDevCounters::RxBytes), n.get(NetDevCounters::RxBytes));

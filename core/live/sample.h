@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace coresteer {
@@ -34,6 +35,11 @@ struct SampleTexts {
 // Parses the five files; nullopt with an error naming the file and line when /proc/uptime or
 // /proc/stat is unusable (the others may be empty: their rates are then absent).
 std::optional<Sample> parseSample(const SampleTexts& t, Diagnostics& diag);
+// parseSample's parts, for a reader that parses again only the files that changed: the uptime,
+// and one of the other files by its sampler source (s stat, q softirqs, i interrupts, n net/dev)
+// into its part of `s`; false (with an error) when /proc/stat has no cpuN lines.
+std::optional<double> parseUptime(std::string_view text, Diagnostics& diag);
+bool parseSampleFile(char source, std::string_view text, Sample& s, Diagnostics& diag);
 
 struct CoreLoad {
     int cpu = -1;
@@ -43,17 +49,21 @@ struct CoreLoad {
     double busy() const { return 1.0 - idle; }
     // What packet processing costs: irq + softirq + system.
     double kernel() const { return irq + softirq + system; }
+    bool operator==(const CoreLoad&) const = default;
 };
 
 struct IrqRate {
     std::uint32_t irq = 0;
-    std::vector<double> perCpu; // per second, indexed by CPU id (0 for absent CPUs)
+    // Per second, indexed by CPU id (0 for absent CPUs); empty when the IRQ did not fire.
+    std::vector<double> perCpu;
     double total = 0;
+    bool operator==(const IrqRate&) const = default;
 };
 
 struct IfaceRate {
     std::string name;
     double rxBitsPerSec = 0, txBitsPerSec = 0, rxPacketsPerSec = 0, txPacketsPerSec = 0;
+    bool operator==(const IfaceRate&) const = default;
 };
 
 struct Rates {
@@ -65,6 +75,7 @@ struct Rates {
     int resets = 0; // counters that went backwards, left out
 
     double seconds() const { return end - start; }
+    bool operator==(const Rates&) const = default;
     const CoreLoad* core(int cpu) const;
     const IrqRate* irq(std::uint32_t n) const;
 };
@@ -72,5 +83,20 @@ struct Rates {
 // nullopt when the clock did not move forward (the same sample twice, or a reboot between
 // them: the caller starts again from `cur`).
 std::optional<Rates> computeRates(const Sample& prev, const Sample& cur);
+
+// What computeRates reads of the earlier sample, for a reader that keeps one sample up to date
+// (a recording's replay): its parts, and either its whole interrupt table or, when the table
+// has the same columns and rows as the later one, only the counts of the rows that were
+// different then (by the later table's row index, in order).
+struct SampleBefore {
+    using Counts = std::vector<std::pair<std::size_t, std::vector<std::uint64_t>>>;
+    double uptime = 0;
+    const ProcStat* stat = nullptr;
+    const SoftirqTable* softirqs = nullptr;
+    const std::vector<NetDevCounters>* netdev = nullptr;
+    const InterruptTable* interrupts = nullptr;
+    const Counts* replacedCounts = nullptr;
+};
+std::optional<Rates> computeRates(const SampleBefore& prev, const Sample& cur);
 
 } // namespace coresteer

@@ -312,9 +312,49 @@ std::string SampleEncoder::encode(const SampleTexts& t) {
     return out;
 }
 
+SampleDecoder::SampleDecoder(const State& state)
+    : m_uptime(state.m_uptime), m_kept(state.m_kept), m_lineNo(state.m_lineNo),
+      m_bytes(state.m_bytes) {
+    for (std::size_t k = 0; k < m_sources.size(); ++k) {
+        m_sources[k].file = state.m_sources[k].file;
+        m_sources[k].lines = LineStore(state.m_sources[k].lines);
+        m_keys += m_sources[k].lines.live();
+    }
+}
+
+SampleDecoder::State SampleDecoder::state() const {
+    State st;
+    for (std::size_t k = 0; k < m_sources.size(); ++k)
+        st.m_sources[k] = {m_sources[k].file, m_sources[k].lines.freeze()};
+    st.m_uptime = m_uptime;
+    st.m_lineNo = m_lineNo;
+    st.m_bytes = m_bytes;
+    st.m_kept = m_kept;
+    return st;
+}
+
+std::size_t SampleDecoder::State::bytes(const State* before) const {
+    std::size_t n = sizeof *this + (m_uptime.capacity() > 15 ? m_uptime.capacity() : 0);
+    for (std::size_t k = 0; k < m_sources.size(); ++k) {
+        const auto& src = m_sources[k];
+        const auto* then = before ? &before->m_sources[k] : nullptr;
+        if (src.file && !(then && then->file == src.file))
+            n += sizeof(std::string) + src.file->capacity();
+        n += src.lines.bytes(then ? &then->lines : nullptr);
+    }
+    return n;
+}
+
+std::uint64_t SampleDecoder::made() const {
+    std::uint64_t n = 0;
+    for (const auto& src : m_sources)
+        n += src.lines.made();
+    return n;
+}
+
 namespace {
 
-// What a kept line costs beyond its key and text: its map node and string headers.
+// What a kept line costs beyond its key and text: its place in the store and string headers.
 constexpr std::size_t kLineCost = 64;
 
 std::string capText(std::size_t bytes) {
@@ -351,6 +391,24 @@ bool SampleDecoder::kept(std::size_t add, std::size_t drop, std::string* error) 
 
 bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
                          std::string* error) {
+    return feedAny(data, &ticks, nullptr, error);
+}
+
+bool SampleDecoder::feed(std::string_view data, std::size_t& ended, std::string* error) {
+    return feedAny(data, nullptr, &ended, error);
+}
+
+bool SampleDecoder::feedLine(std::string_view l, std::size_t& ended, std::string* error) {
+    if (m_need > 0 || !m_buf.empty())
+        return feedAny(std::string(l) + '\n', nullptr, &ended, error);
+    m_bytes += l.size() + 1;
+    m_unreadable = false;
+    m_overflowed = false;
+    return line(l, nullptr, &ended, error);
+}
+
+bool SampleDecoder::feedAny(std::string_view data, std::vector<SampleTexts>* ticks,
+                            std::size_t* ended, std::string* error) {
     m_bytes += data.size();
     m_unreadable = false;
     m_overflowed = false;
@@ -378,11 +436,17 @@ bool SampleDecoder::feed(std::string_view data, std::vector<SampleTexts>& ticks,
             }
             break;
         }
-        std::string l;
-        l.swap(m_buf);
-        l.append(data.substr(0, nl));
+        bool ok;
+        if (m_buf.empty()) { // a whole line in `data`: no copy
+            ok = line(data.substr(0, nl), ticks, ended, error);
+        } else {
+            std::string l;
+            l.swap(m_buf);
+            l.append(data.substr(0, nl));
+            ok = line(l, ticks, ended, error);
+        }
         data.remove_prefix(nl + 1);
-        if (!line(l, ticks, error))
+        if (!ok)
             return false;
     }
     return true;
@@ -398,21 +462,47 @@ bool SampleDecoder::fileDone(std::string* error) {
     }
     m_lineNo += lines;
     // The file whole replaces the lines of its source that came as + records.
-    std::size_t dropped = m_files[m_fileSource].size();
-    for (auto it = m_lines.begin(); it != m_lines.end();) {
-        if (it->first[0] != m_fileSource) {
-            ++it;
-            continue;
-        }
-        dropped += it->first.size() + it->second.text.size() + kLineCost;
-        it = m_lines.erase(it);
-    }
-    m_files[m_fileSource] = std::move(m_file);
+    auto& src = source(m_fileSource);
+    std::size_t dropped = src.file ? src.file->size() : 0;
+    for (std::size_t i = 0; i < src.lines.size(); ++i)
+        if (const auto* l = src.lines.at(i))
+            dropped += l->key.size() + l->text.size() + kLineCost;
+    m_keys -= src.lines.live();
+    src.lines.clear();
+    src.file = std::make_shared<const std::string>(std::move(m_file));
     m_file.clear();
-    return kept(m_files[m_fileSource].size(), dropped, error);
+    auto& c = changed(m_fileSource);
+    c.changed = c.structural = true;
+    return kept(src.file->size(), dropped, error);
 }
 
-bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, std::string* error) {
+namespace {
+
+// A record's fields (separated by runs of blanks and tabs) as a line's text: each followed by
+// one blank but the last.
+std::size_t joinFields(std::string_view body, std::string& out) {
+    out.clear();
+    std::size_t n = 0;
+    std::size_t i = 0;
+    while (i < body.size()) {
+        while (i < body.size() && (body[i] == ' ' || body[i] == '\t'))
+            ++i;
+        const auto b = i;
+        while (i < body.size() && body[i] != ' ' && body[i] != '\t')
+            ++i;
+        if (i > b) {
+            if (n++)
+                out += ' ';
+            out.append(body.substr(b, i - b));
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>* ticks, std::size_t* ended,
+                         std::string* error) {
     ++m_lineNo;
     auto fail = [&](const std::string& why) {
         if (error)
@@ -438,6 +528,10 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, st
             return fail("bad tick header");
         m_uptime = std::string(l.substr(2));
         m_inTick = true;
+        for (auto& c : m_changes) {
+            c.changed = c.structural = false;
+            c.lines.clear();
+        }
         m_tickBytes = 0;
         return tickGrew(l.size() + 1, error);
     }
@@ -449,16 +543,18 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, st
         if (l.size() != 1)
             return fail("bad tick end");
         m_inTick = false;
-        if (ticks.size() >= m_limits.pendingTicks)
+        if (ticks && ticks->size() >= m_limits.pendingTicks)
             return overflow("more than " + std::to_string(m_limits.pendingTicks) +
                                 " ticks at once: the router sends ticks that were not asked for",
                             error);
-        ticks.push_back({m_uptime + "\n", text('s'), text('q'), text('i'), text('n')});
+        if (ticks)
+            ticks->push_back({m_uptime + "\n", text('s'), text('q'), text('i'), text('n')});
+        if (ended)
+            ++*ended;
         return true;
     }
     if (op == 'F') {
-        if (l.size() < 4 || l[2] != ' ' ||
-            std::string_view("sqin").find(l[1]) == std::string_view::npos)
+        if (l.size() < 4 || l[2] != ' ' || kSources.find(l[1]) == std::string_view::npos)
             return fail("bad file record");
         const std::uint64_t size = text::parseU64(l.substr(3)).value_or(kMaxFile + 1);
         if (size > kMaxFile)
@@ -473,81 +569,133 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>& ticks, st
     const auto tab = l.find('\t');
     const auto key = l.substr(1, tab == std::string_view::npos ? l.npos : tab - 1);
     if (key.size() < 3 || key.size() > 80 || key[1] != ':' ||
-        std::string_view("sqin").find(key[0]) == std::string_view::npos)
+        kSources.find(key[0]) == std::string_view::npos)
         return fail("bad key");
-    const auto it = m_lines.find(key);
-    const std::size_t before =
-        it == m_lines.end() ? 0 : key.size() + it->second.text.size() + kLineCost;
+    auto& src = source(key[0]);
+    auto& c = changed(key[0]);
+    const auto at = src.lines.find(key);
+    const std::size_t before = at ? key.size() + src.lines.at(*at)->text.size() + kLineCost : 0;
     if (op == '-') {
         if (tab != std::string_view::npos)
             return fail("unexpected data");
-        if (it != m_lines.end())
-            m_lines.erase(it);
-        return kept(0, before, error);
+        if (at) {
+            if (!kept(0, before, error))
+                return false;
+            src.lines.erase(*at);
+            --m_keys;
+            c.changed = c.structural = true;
+            src.lines.compact(); // positions move only when lines went
+        }
+        return true;
     }
     if (tab == std::string_view::npos)
         return fail("no data");
     const auto body = l.substr(tab + 1);
+    c.changed = true;
     if (op == '+') {
-        if (m_lines.size() >= kMaxKeys && it == m_lines.end())
+        if (m_keys >= kMaxKeys && !at)
             return fail("too many lines");
-        Line ln;
-        for (auto f : text::split(body, ' '))
-            for (auto g : text::split(f, '\t'))
-                if (!g.empty()) {
-                    if (ln.fields++)
-                        ln.text += ' ';
-                    ln.text += g;
-                }
-        ln.order = it != m_lines.end() ? it->second.order : ++m_order;
-        if (!kept(key.size() + ln.text.size() + kLineCost, before, error))
-            return false;
-        m_lines[std::string(key)] = std::move(ln);
-        return true;
+        if (at) { // a known line, whole again: it keeps its place
+            auto& ln = src.lines.edit(*at);
+            ln.fields = joinFields(body, ln.text);
+            c.lines.push_back({*at});
+            return kept(key.size() + ln.text.size() + kLineCost, before, error);
+        }
+        LineStore::Line ln;
+        ln.key = std::string(key);
+        ln.fields = joinFields(body, ln.text);
+        const std::size_t size = key.size() + ln.text.size() + kLineCost;
+        src.lines.add(std::move(ln));
+        ++m_keys;
+        c.structural = true;
+        return kept(size, 0, error);
     }
-    if (it == m_lines.end())
+    if (!at)
         return fail("an update of an unknown line");
-    auto& ln = it->second;
-    // The line's fields (none split at a space), each changed one in its place.
-    std::vector<std::string_view> fields;
-    if (ln.fields > 0)
-        fields = text::split(ln.text, ' ');
-    for (auto item : text::split(body, ' ')) {
+    auto& ln = src.lines.edit(*at);
+    auto& lc = c.lines.emplace_back(LineChange{*at, std::string::npos, 0});
+    // The line's fields (the text splits on single blanks: no field holds one), then each
+    // "index:value" in order; one that is wrong stops there, with those before it applied.
+    // The views point into the line and the record until the new text is made; the buffers
+    // are kept from record to record.
+    auto& fields = m_fieldViews;
+    fields.clear();
+    if (ln.fields) {
+        const std::string_view t = ln.text;
+        std::size_t b = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) // fields are short: no call per field
+            if (t[i] == ' ') {
+                fields.push_back(t.substr(b, i - b));
+                b = i + 1;
+            }
+        fields.push_back(t.substr(b));
+    }
+    bool ok = true;
+    for (std::size_t b = 0;;) {
+        const auto e = body.find(' ', b);
+        const auto item = body.substr(b, e == std::string_view::npos ? e : e - b);
         const auto colon = item.find(':');
         const auto idx = text::parseU64(item.substr(0, colon));
-        if (colon == std::string_view::npos || !idx || *idx < 1 || *idx > fields.size())
-            return fail("bad field update");
+        if (colon == std::string_view::npos || !idx || *idx < 1 || *idx > fields.size()) {
+            ok = false;
+            break;
+        }
         fields[*idx - 1] = item.substr(colon + 1);
+        lc.firstField = std::min<std::size_t>(lc.firstField, *idx);
+        lc.lastField = std::max<std::size_t>(lc.lastField, *idx);
+        if (e == std::string_view::npos)
+            break;
+        b = e + 1;
     }
-    std::string updated;
+    if (!ok || lc.firstField > lc.lastField) // say nothing of which fields: read it whole
+        lc = {*at};
+    std::size_t size = fields.size();
+    for (const auto f : fields)
+        size += f.size();
+    if (size > kMaxLine) // no line the sampler prints is as long
+        return fail("makes a line longer than " + std::to_string(kMaxLine) + " bytes");
+    m_text.resize(size ? size - 1 : 0);
+    char* out = m_text.data();
     for (std::size_t i = 0; i < fields.size(); ++i) {
         if (i)
-            updated += ' ';
-        updated += fields[i];
+            *out++ = ' ';
+        out = std::copy(fields[i].begin(), fields[i].end(), out);
     }
-    if (!kept(updated.size(), ln.text.size(), error))
+    const std::size_t was = ln.text.size();
+    ln.text.swap(m_text);
+    if (!kept(ln.text.size(), was, error))
         return false;
-    ln.text = std::move(updated);
-    return true;
+    return ok || fail("bad field update");
 }
 
-// A file's text again: its lines in the order first seen, the CPU header first.
-std::string SampleDecoder::text(char source) const {
-    std::vector<std::pair<std::uint64_t, const Line*>> lines;
-    for (const auto& [key, ln] : m_lines)
-        if (key[0] == source)
-            lines.emplace_back(key == std::string{source, ':', 'H'} ? 0 : ln.order, &ln);
-    std::sort(lines.begin(), lines.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    const auto file = m_files.find(source);
-    std::string out = file != m_files.end() ? file->second : std::string();
+// A file's text again: what came whole, then its lines in the order first seen, the CPU
+// header first.
+std::string SampleDecoder::text(char source, std::vector<std::size_t>* lineOf) const {
+    const auto& src = this->source(source);
+    std::string out = src.file ? *src.file : std::string();
     if (source == 'n' && out.empty())
         out = "Inter-|   Receive\n face |bytes\n"; // the two header lines parseNetDev skips
-    for (const auto& [order, ln] : lines) {
-        out += ln->text;
+    if (lineOf)
+        lineOf->assign(static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n')),
+                       std::string::npos);
+    const auto h = src.lines.find(std::string{source, ':', 'H'});
+    auto add = [&](std::size_t i) {
+        out += src.lines.at(i)->text;
         out += '\n';
-    }
+        if (lineOf)
+            lineOf->push_back(i);
+    };
+    if (h)
+        add(*h);
+    for (std::size_t i = 0; i < src.lines.size(); ++i)
+        if (src.lines.at(i) && i != h)
+            add(i);
     return out;
+}
+
+std::string_view SampleDecoder::line(char source, std::size_t position) const {
+    const auto* l = this->source(source).lines.at(position);
+    return l ? std::string_view(l->text) : std::string_view();
 }
 
 } // namespace coresteer

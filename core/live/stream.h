@@ -23,10 +23,13 @@
 // snapshot parsers, so a router's bytes get the same checks here as anywhere else.
 #pragma once
 
+#include "core/live/line_store.h"
 #include "core/live/sample.h"
 
+#include <array>
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +69,25 @@ public:
     static constexpr std::size_t kMaxLine = 1u << 16;
     static constexpr std::size_t kMaxKeys = 1u << 16;
     static constexpr std::size_t kMaxFile = 8u << 20;
+    // The sources, in the order the files are read: /proc/stat, /proc/softirqs,
+    // /proc/interrupts, /proc/net/dev.
+    static constexpr std::string_view kSources = "sqin";
+
+    // A line whose text changed: its position (for line()), and the fields (1-based) an update
+    // set, from first to last; 0 and npos when the line came whole again.
+    struct LineChange {
+        std::size_t position = 0;
+        std::size_t firstField = 0, lastField = std::string::npos;
+    };
+    // What the last tick changed in one source's file.
+    struct Changes {
+        bool changed = false;    // anything at all
+        bool structural = false; // a line came or went, or the file came whole
+        // Otherwise the lines whose text changed, in the order of the records; a line may be
+        // there twice.
+        std::vector<LineChange> lines;
+    };
+
     // The cap on one tick: on its bytes from "T" to "E" as they arrive, and on the files the
     // decoder keeps to rebuild it. The collection spec reads /proc tables of up to 32 MiB
     // (bundle.cpp), a limit sized for 256 CPUs and 4096 IRQs, whose /proc/interrupts is about
@@ -82,16 +104,29 @@ public:
         std::size_t pendingTicks = kMaxPendingTicks;
     };
 
+    // The whole of the decoder between two ticks, to start again from (a recording's
+    // checkpoints). Copying it is cheap: the lines are shared until one changes.
+    class State;
+
     SampleDecoder() = default;
     // Other caps than the above (the fuzz target's small ones reach them).
     explicit SampleDecoder(Limits limits) : m_limits(limits) {}
+    explicit SampleDecoder(const State& state);
 
     // Feeds the awk's output; every tick that completes is appended to `ticks`. False with an
     // error naming the line of the stream when the output is not the sampler's, or when it
     // goes past a cap (then overflowed(), and the error names the cap).
     bool feed(std::string_view data, std::vector<SampleTexts>& ticks, std::string* error);
-    // Bytes fed so far.
+    // The same, for a reader that keeps its parse of the files up to date: a tick that
+    // completes adds one to `ended` instead of being rebuilt as texts; changes() and text()
+    // then say what it is. feedLine() takes one whole line, without its newline.
+    bool feed(std::string_view data, std::size_t& ended, std::string* error);
+    bool feedLine(std::string_view line, std::size_t& ended, std::string* error);
+    // Bytes fed so far, the lines the files have now, and the bytes of lines made so far (see
+    // LineStore::made()).
     std::uint64_t bytes() const { return m_bytes; }
+    std::size_t lines() const { return m_keys; }
+    std::uint64_t made() const;
     // The last failure was the sampler saying a file is unreadable (an X record): the sampler
     // itself is fine and can be asked again.
     bool unreadable() const { return m_unreadable; }
@@ -102,34 +137,70 @@ public:
     // never more than the cap on one tick.
     std::size_t keptBytes() const { return m_kept; }
 
+    // Between ticks: the last tick's uptime, what it changed in source kSources[k], and the
+    // text of a source's file as the sampler read it. With `lineOf`, lineOf[n] is the position
+    // of the text's line n + 1 (npos for the lines of a file that came whole).
+    const std::string& uptime() const { return m_uptime; }
+    const Changes& changes(std::size_t k) const { return m_changes[k]; }
+    std::string text(char source, std::vector<std::size_t>* lineOf = nullptr) const;
+    // The text of the line at `position` of a source (without its newline).
+    std::string_view line(char source, std::size_t position) const;
+    State state() const;
+
 private:
-    struct Line {
-        std::string text; // the fields, one space apart
-        std::size_t fields = 0;
-        std::uint64_t order = 0;
+    // One source's file: what came whole, then its lines.
+    struct Source {
+        std::shared_ptr<const std::string> file;
+        LineStore lines;
     };
-    bool line(std::string_view l, std::vector<SampleTexts>& ticks, std::string* error);
+    bool line(std::string_view l, std::vector<SampleTexts>* ticks, std::size_t* ended,
+              std::string* error);
+    bool feedAny(std::string_view data, std::vector<SampleTexts>* ticks, std::size_t* ended,
+                 std::string* error);
     bool fileDone(std::string* error);
     // Counts `add` bytes into the tick, false past the cap.
     bool tickGrew(std::size_t add, std::string* error);
     // What is kept grew by `add` and shrank by `drop`; false past the cap.
     bool kept(std::size_t add, std::size_t drop, std::string* error);
     bool overflow(const std::string& why, std::string* error);
-    std::string text(char source) const;
+    Source& source(char c) { return m_sources[kSources.find(c)]; }
+    const Source& source(char c) const { return m_sources[kSources.find(c)]; }
+    Changes& changed(char c) { return m_changes[kSources.find(c)]; }
 
     Limits m_limits;
     std::string m_buf;
-    std::map<char, std::string> m_files; // the last F record of each source
-    std::string m_file;                  // the F record being read
-    std::size_t m_need = 0;              // its bytes still to come
+    std::string m_file;     // the F record being read
+    std::size_t m_need = 0; // its bytes still to come
     char m_fileSource = 0;
-    std::map<std::string, Line, std::less<>> m_lines;
+    std::array<Source, 4> m_sources;
+    std::array<Changes, 4> m_changes;
+    std::size_t m_keys = 0; // lines in all sources
     std::string m_uptime;
     bool m_inTick = false;
     bool m_unreadable = false;
     bool m_overflowed = false;
     std::size_t m_tickBytes = 0, m_kept = 0;
-    std::uint64_t m_lineNo = 0, m_order = 0, m_bytes = 0;
+    std::uint64_t m_lineNo = 0, m_bytes = 0;
+    // Kept from one update record to the next: a line's fields, and its new text.
+    std::vector<std::string_view> m_fieldViews;
+    std::string m_text;
+};
+
+class SampleDecoder::State {
+    friend class SampleDecoder;
+    struct Source {
+        std::shared_ptr<const std::string> file;
+        LineStore::Frozen lines;
+    };
+    std::array<Source, 4> m_sources;
+    std::string m_uptime;
+    std::uint64_t m_lineNo = 0, m_bytes = 0;
+    std::size_t m_kept = 0;
+
+public:
+    // Heap bytes it holds, but for the lines and files it shares with `before` (an earlier
+    // state of the same decoder) in the same places.
+    std::size_t bytes(const State* before) const;
 };
 
 } // namespace coresteer

@@ -1,4 +1,5 @@
 #include "core/interrupts.h"
+#include "core/interrupts_fixed.h"
 
 #include <cstdlib>
 
@@ -7,14 +8,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     // The first byte picks a CPU hint for header-less input.
     const int hint = data[0] % 17;
+    const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     coresteer::Diagnostics d;
-    const auto t = coresteer::parseInterrupts(
-        std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1), d, "proc/interrupts",
-        hint);
+    const auto t = coresteer::parseInterrupts(text, d, "proc/interrupts", hint);
     for (const auto& r : t.rows) {
         if (r.counts.size() != t.cpus.size())
             std::abort(); // every row has one count per column
         if (r.irq && !t.findIrq(*r.irq))
+            std::abort();
+    }
+    // Every fast way of reading the counts gives what the token reader gives.
+    using coresteer::detail::FixedCounts;
+    coresteer::Diagnostics rd;
+    const auto ref =
+        coresteer::detail::parseInterrupts(text, rd, "proc/interrupts", hint, FixedCounts::None);
+    for (const auto how : {FixedCounts::Words, FixedCounts::Avx2}) {
+        if (!coresteer::detail::fixedCountsAvailable(how))
+            continue;
+        coresteer::Diagnostics fd;
+        if (!(coresteer::detail::parseInterrupts(text, fd, "proc/interrupts", hint, how) == ref) ||
+            fd.entries() != rd.entries())
             std::abort();
     }
     return 0;

@@ -1,8 +1,13 @@
 #include "core/interrupts.h"
+#include "core/interrupts_fixed.h"
+#include "core/text.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 using namespace coresteer;
 
@@ -264,4 +269,114 @@ TEST(Interrupts, RandomBytesNeverCrash) {
         for (const auto& r : t.rows)
             EXPECT_EQ(r.counts.size(), t.cpus.size());
     }
+}
+
+namespace {
+
+// Every way of reading the counts this CPU has, each giving the table and the messages of the
+// token reader.
+void expectEveryWayAgrees(std::string_view text, int hint = 0) {
+    using detail::FixedCounts;
+    Diagnostics ref;
+    const auto expected =
+        detail::parseInterrupts(text, ref, "proc/interrupts", hint, FixedCounts::None);
+    for (const auto how : {FixedCounts::Words, FixedCounts::Avx2}) {
+        if (!detail::fixedCountsAvailable(how))
+            continue;
+        Diagnostics d;
+        const auto t = detail::parseInterrupts(text, d, "proc/interrupts", hint, how);
+        EXPECT_TRUE(t == expected) << "counts read as " << static_cast<int>(how) << ":\n" << text;
+        EXPECT_EQ(d.entries(), ref.entries());
+    }
+}
+
+std::string readText(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+TEST(Interrupts, FixedWidthCountsReadAsTheTokenReaderReadsThem) {
+    namespace fs = std::filesystem;
+    int files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(CORESTEER_FIXTURES)) {
+        if (e.path().filename() != "interrupts" && e.path().filename() != "proc_interrupts.txt")
+            continue;
+        expectEveryWayAgrees(readText(e.path()));
+        ++files;
+    }
+    EXPECT_GT(files, 5);
+    // The kernel's widths, and the layouts next to them that must go the slow way: wider
+    // counts, tabs, a count that ends the text, fewer counts than columns, a digit run that
+    // runs into the chip, counts past 2^64.
+    expectEveryWayAgrees("           CPU0       CPU1       CPU2       CPU3\n"
+                         "  1:          0          1         22 4294967295   GICv3  27 Level t\n"
+                         "  2:  123456789012          1          2          3   GICv3  28 Edge x\n"
+                         "  3:          0\t         1          2          3   GICv3  29 Level y\n"
+                         "  4:          7          8\n"
+                         "  5:          7          8          9         10\n"
+                         "  6:          7          8          9         10GICv3 30 Level z\n"
+                         "  7:          7 99999999999999999999999          9  10 GICv3 31 Edge\n"
+                         "  8:          1          2          3          4  \n"
+                         "  9:          1          2          3          4\r\n"
+                         " 10:         -1          2          3          4  GICv3 32 Edge a\n"
+                         "NMI:          1          2          3          4   Non-maskable\n"
+                         "ERR:          0\n"
+                         " 11:          1          2          3          4");
+    // Random counts of every width between blanks of every width, with a tail and without.
+    std::mt19937 rng(7);
+    for (int round = 0; round < 200; ++round) {
+        const int cpus = 1 + static_cast<int>(rng() % 9);
+        std::string text = "   ";
+        for (int c = 0; c < cpus; ++c)
+            text += "       CPU" + std::to_string(c);
+        text += '\n';
+        for (int irq = 0; irq < 20; ++irq) {
+            text += std::to_string(irq) + ":";
+            for (int c = 0; c < cpus; ++c) {
+                const auto digits = 1 + rng() % 12;
+                std::string n;
+                for (std::size_t i = 0; i < digits; ++i)
+                    n += static_cast<char>('0' + rng() % 10);
+                const auto width = rng() % 4 ? 10 : rng() % 14;
+                text += std::string(1 + (rng() % 8 ? 0 : rng() % 3), rng() % 50 ? ' ' : '\t');
+                if (n.size() < width)
+                    text += std::string(width - n.size(), ' ');
+                text += n;
+            }
+            if (rng() % 4)
+                text += "  GICv3 " + std::to_string(irq) + " Level eth" + std::to_string(irq);
+            text += rng() % 20 ? "\n" : " \n";
+        }
+        expectEveryWayAgrees(text);
+        expectEveryWayAgrees(text.substr(0, rng() % text.size()));
+    }
+}
+
+TEST(Interrupts, OneRowReadsAsInTheWholeTable) {
+    const std::string text = readText(std::filesystem::path(CORESTEER_FIXTURES) / "boards" /
+                                      "x86-server-96" / "proc" / "interrupts");
+    Diagnostics d;
+    const auto t = parseInterrupts(text, d);
+    ASSERT_GT(t.rows.size(), 100u);
+    std::vector<std::string_view> lines;
+    text::LineReader reader(text);
+    std::string_view l;
+    while (reader.next(l))
+        lines.push_back(l);
+    for (const auto& row : t.rows) {
+        Diagnostics rd;
+        const auto r = parseInterruptRow(lines[static_cast<std::size_t>(row.line - 1)],
+                                         t.cpus.size(), rd, "proc/interrupts", row.line);
+        ASSERT_TRUE(r.has_value()) << row.label;
+        EXPECT_TRUE(*r == row) << row.label;
+    }
+    Diagnostics rd;
+    EXPECT_FALSE(parseInterruptRow("  ", 4, rd, "proc/interrupts", 1));
+    EXPECT_FALSE(parseInterruptRow("no label here", 4, rd, "proc/interrupts", 2));
+    EXPECT_FALSE(parseInterruptRow("99999999999: 1 2", 4, rd, "proc/interrupts", 3));
+    EXPECT_EQ(rd.entries().size(), 2u); // the blank line is no news
 }

@@ -11,9 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace coresteer;
@@ -25,14 +28,16 @@ struct CpuTicks {
     std::uint64_t user = 0, system = 0, irq = 0, softirq = 0, idle = 0;
 };
 
+// A cpu line of /proc/stat.
+std::string cpu(const std::string& name, const CpuTicks& c) {
+    return name + " " + std::to_string(c.user) + " 0 " + std::to_string(c.system) + " " +
+           std::to_string(c.idle) + " 0 " + std::to_string(c.irq) + " " +
+           std::to_string(c.softirq) + " 0 0 0\n";
+}
+
 // A two-CPU router's files at `uptime`, with cumulative counters.
 SampleTexts texts(double uptime, CpuTicks c0, CpuTicks c1, std::uint64_t irq45,
                   std::uint64_t rxBytes, bool withIrq = true) {
-    auto cpu = [](const std::string& name, const CpuTicks& c) {
-        return name + " " + std::to_string(c.user) + " 0 " + std::to_string(c.system) + " " +
-               std::to_string(c.idle) + " 0 " + std::to_string(c.irq) + " " +
-               std::to_string(c.softirq) + " 0 0 0\n";
-    };
     CpuTicks all{c0.user + c1.user, c0.system + c1.system, c0.irq + c1.irq, c0.softirq + c1.softirq,
                  c0.idle + c1.idle};
     SampleTexts t;
@@ -444,5 +449,190 @@ TEST(LoadGenerator, ReadsIperf3IntervalReportsEachWay) {
          {"", "-oProxyCommand=x", "host;reboot", "a b", "host:0", "host:99999", "[::1", "$(id)"}) {
         LoadSpec s;
         EXPECT_FALSE(parseLoadServer(bad, s, &error)) << bad;
+    }
+}
+
+namespace {
+
+// A 4-CPU router with 400 IRQs at tick k of a long recording, with everything a replay has to
+// follow: rows that fire every tick and rows that fire now and then, one whose counter goes
+// back, one whose action is renamed, a row that goes away and comes back, a new row, CPU2
+// offline for a while (one column fewer), a new interface.
+SampleTexts busyRouter(int k) {
+    const bool cpu2 = k < 700 || k >= 900;
+    std::vector<int> cpus = {0, 1, 3};
+    if (cpu2)
+        cpus = {0, 1, 2, 3};
+    SampleTexts t;
+    t.uptime = std::to_string(3000 + k / 10) + "." + std::to_string(k % 10) + "0 1.00\n";
+    const auto tick = static_cast<std::uint64_t>(k);
+    auto load = [&](std::uint64_t base) {
+        return CpuTicks{base + 7 * tick, base + 3 * tick, base / 2 + tick, base / 3 + 4 * tick,
+                        base * 4 + 5 * tick};
+    };
+    t.stat = cpu("cpu ", load(400000));
+    for (int c : cpus)
+        t.stat += cpu("cpu" + std::to_string(c), load(100000 + static_cast<std::uint64_t>(c)));
+    t.stat += "intr 0\n";
+    std::string header = "   ";
+    for (int c : cpus)
+        header += "       CPU" + std::to_string(c);
+    t.softirqs = header + "\n";
+    for (const char* row : {"NET_TX:", "NET_RX:"}) {
+        t.softirqs += row;
+        for (int c : cpus)
+            t.softirqs += " " + std::to_string(5000 + 13L * k + c);
+        t.softirqs += "\n";
+    }
+    t.interrupts = header + "\n";
+    char buf[64];
+    for (int irq = 100; irq < 500; ++irq) {
+        if (irq == 300 && k >= 500 && k < 600)
+            continue;
+        std::snprintf(buf, sizeof buf, "%4d: ", irq);
+        t.interrupts += buf;
+        for (int c : cpus) {
+            long n = irq % 7 == c ? 10L * (k / (irq < 150 ? 1 : 37)) + irq : 0L;
+            if (irq == 120 && k >= 1500)
+                n -= 5000; // the counter went back: no rate for it on that tick
+            std::snprintf(buf, sizeof buf, "%10ld ", n);
+            t.interrupts += buf;
+        }
+        t.interrupts += " GICv3 " + std::to_string(irq) + " Level eth" + std::to_string(irq % 3) +
+                        (irq == 130 && k >= 1100 ? "-renamed" : "") + "-rx-" + std::to_string(irq) +
+                        "\n";
+    }
+    if (k >= 1200)
+        t.interrupts += "1000:" + std::string(cpus.size() * 11, ' ') + "  GICv3 1000 Edge new\n";
+    t.netdev = "Inter-|   Receive\n face |bytes\n";
+    for (int i = 0; i < (k >= 800 ? 3 : 2); ++i)
+        t.netdev += "  eth" + std::to_string(i) + ": " + std::to_string(1000000L * k) + " " +
+                    std::to_string(800L * k) + " 0 0 0 0 0 0 " + std::to_string(500000L * k) + " " +
+                    std::to_string(400L * k) + " 0 0 0 0 0 0\n";
+    return t;
+}
+
+constexpr int kBusyTicks = 2000;
+
+// The recording of busyRouter, with latency probes, phases and a gap; and the rates the ticks
+// give when every tick's files are rebuilt whole and parsed whole (what a replay did before it
+// kept its parse up to date), by tick.
+struct BusyRecording {
+    std::string text;
+    std::map<int, Rates> rates;
+};
+
+const BusyRecording& busyRecording() {
+    static const BusyRecording r = [] {
+        BusyRecording out;
+        RecordingWriter w(info());
+        SampleEncoder encoder;
+        SampleDecoder decoder;
+        std::optional<Sample> last;
+        for (int k = 0; k < kBusyTicks; ++k) {
+            const double t = k * 0.1;
+            if (k % 300 == 0)
+                w.phase(t, k < 1800 ? "load" : "done");
+            if (k == 1000) {
+                w.gap(t);
+                last.reset();
+            }
+            const auto texts = busyRouter(k);
+            w.sample(t, texts);
+            if (k % 5 == 0)
+                w.latency(t, 3.0 + k % 7);
+            std::vector<SampleTexts> ticks;
+            std::string why;
+            EXPECT_TRUE(decoder.feed(encoder.encode(texts), ticks, &why)) << why;
+            Diagnostics d;
+            auto s = parseSample(ticks.back(), d);
+            EXPECT_TRUE(s);
+            if (last)
+                if (auto rates = computeRates(*last, *s))
+                    out.rates[k] = std::move(*rates);
+            last = std::move(s);
+        }
+        out.text = w.text();
+        return out;
+    }();
+    return r;
+}
+
+// The events a replay gives from where it is: all, or the first `most`.
+std::vector<ReplayEvent> playFrom(Replay& replay, std::size_t most = SIZE_MAX) {
+    std::vector<ReplayEvent> out;
+    ReplayEvent e;
+    while (out.size() < most && replay.next(e))
+        out.push_back(e);
+    EXPECT_TRUE(replay.error().empty()) << replay.error();
+    return out;
+}
+
+} // namespace
+
+TEST(Recording, ReplayKeepsItsParseUpToDateWithTheSameRatesAsParsingEveryTickWhole) {
+    const auto& busy = busyRecording();
+    std::string error;
+    const auto r = readRecording(busy.text, &error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->ticks, static_cast<std::size_t>(kBusyTicks));
+    Replay replay(*r);
+    std::size_t rates = 0, resets = 0;
+    for (const auto& e : playFrom(replay)) {
+        if (e.kind != ReplayEvent::Kind::Rates)
+            continue;
+        const int k = static_cast<int>(std::lround(e.t * 10));
+        const auto it = busy.rates.find(k);
+        ASSERT_NE(it, busy.rates.end()) << "tick " << k;
+        EXPECT_TRUE(e.rates == it->second) << "tick " << k;
+        resets += static_cast<std::size_t>(e.rates.resets);
+        ++rates;
+    }
+    EXPECT_EQ(rates, busy.rates.size());
+    EXPECT_GT(resets, 0u);
+}
+
+TEST(Recording, SeekGivesExactlyWhatPlayingFromTheStartGives) {
+    const auto& busy = busyRecording();
+    std::string error;
+    const auto r = readRecording(busy.text, &error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_GT(r->checkpoints(), 3u); // the recording is a few megabytes of events
+    EXPECT_GT(r->memoryBytes(), r->events.size());
+    Replay whole(*r);
+    const auto all = playFrom(whole);
+    ASSERT_GT(all.size(), 2000u);
+    // What a seek to `t` must give: the events from the first at `t` or later (the first
+    // `most` of them).
+    auto from = [&](double t, std::size_t most = SIZE_MAX) {
+        const auto first =
+            std::find_if(all.begin(), all.end(), [t](const ReplayEvent& e) { return e.t >= t; });
+        const auto n = std::min(static_cast<std::size_t>(all.end() - first), most);
+        return std::vector<ReplayEvent>(first, first + static_cast<std::ptrdiff_t>(n));
+    };
+    Recording bare = *r; // no checkpoints: a seek starts from the beginning
+    bare.index.reset();
+    Replay reused(*r);
+    ReplayEvent e;
+    constexpr std::size_t kSome = 40;
+    for (const double t : {0.0, 0.05, 12.34, 49.95, 50.0, 69.9, 85.0, 99.95, 100.0, 100.05, 119.9,
+                           150.0, 172.3, 199.9, 200.0, 1e9, -1.0}) {
+        Replay fresh(*r);
+        ASSERT_TRUE(fresh.seek(t)) << fresh.error();
+        EXPECT_TRUE(playFrom(fresh, kSome) == from(t, kSome)) << "seek to " << t;
+        // From wherever another replay stands: back, forward, twice in a row.
+        ASSERT_TRUE(reused.seek(t)) << reused.error();
+        if (reused.next(e)) {
+            EXPECT_TRUE(!from(t).empty() && e == from(t).front()) << "seek to " << t;
+        }
+        ASSERT_TRUE(reused.seek(t)) << reused.error();
+        EXPECT_TRUE(playFrom(reused, kSome) == from(t, kSome)) << "seek to " << t;
+    }
+    // To the end, from a checkpoint and without one.
+    for (const double t : {49.95, 150.0}) {
+        Replay fresh(*r), slow(bare);
+        ASSERT_TRUE(fresh.seek(t) && slow.seek(t));
+        EXPECT_TRUE(playFrom(fresh) == from(t)) << "seek to " << t;
+        EXPECT_TRUE(playFrom(slow) == from(t)) << "seek to " << t << " without checkpoints";
     }
 }

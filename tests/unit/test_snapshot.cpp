@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 using namespace coresteer;
 namespace fs = std::filesystem;
@@ -195,4 +196,124 @@ TEST_F(TempRoot, NonUtf8NamesStillGiveValidJson) {
     const auto j = nlohmann::json::parse(text);
     EXPECT_EQ(j["irqs"][0]["actions"][0], "eth\xef\xbf\xbd\xef\xbf\xbd"
                                           "0");
+}
+
+namespace {
+
+// A bundle of hand-made entries: {path, kind, data}.
+FileBundle
+bundleOf(std::initializer_list<std::tuple<std::string, BundleEntry::Kind, std::string>> es) {
+    FileBundle b;
+    for (const auto& [path, kind, data] : es)
+        b.add(path, {kind, data});
+    return b;
+}
+
+} // namespace
+
+TEST(Snapshot, EveryWayAnActionNamesAnInterface) {
+    using K = BundleEntry::Kind;
+    const auto s = buildSnapshot(bundleOf({
+        {"proc/interrupts", K::File,
+         "           CPU0\n"
+         " 40:          1   PCI-MSI 1 Edge      eth1\n"
+         " 41:          1   PCI-MSI 2 Edge      eth10-TxRx-3\n"
+         " 42:          1   PCI-MSI 3 Edge      eth1-rx-0\n"
+         " 43:          1   PCI-MSI 4 Edge      ice-wan-TxRx-0\n"
+         " 44:          1     GICv3 5 Level     15100000.ethernet\n"
+         " 45:          1   PCI-MSI 6 Edge      mlx5_comp3@pci:0000:06:00.0\n"
+         " 46:          1   PCI-MSI 7 Edge      ahci[0000:00:1f.2]\n"
+         " 47:          1     GICv3 8 Level     edma_eth_rx3\n"
+         " 48:          1     GICv3 9 Level     mtk_soc_eth\n"
+         " 49:          1     GICv3 10 Level    lan1\n"
+         " 50:          1   PCI-MSI 11 Edge     eth1, eth10\n"
+         " 51:          1   PCI-MSI 12 Edge     eth1@foo\n"
+         " 52:          1   PCI-MSI 13 Edge     eth\n"},
+        {"proc/stat", K::File, "cpu 1 2 3 4\ncpu0 1 2 3 4\n"},
+        {"sys/devices/system/cpu/online", K::File, "0\n"},
+        {"sys/class/net", K::Dir, "br-lan\nedma0\neth1\neth10\nlan1\nmlx\nmt0\nsata\nwan\n"},
+        {"sys/class/net/eth1/device", K::Link, "../../../0000:01:00.0"},
+        {"sys/class/net/eth1/device/driver", K::Link, "../../../bus/pci/drivers/igb"},
+        {"sys/class/net/eth1/ifindex", K::File, "2\n"},
+        {"sys/class/net/eth10/device", K::Link, "../../../0000:0a:00.0"},
+        {"sys/class/net/eth10/device/driver", K::Link, "../../../bus/pci/drivers/igb"},
+        {"sys/class/net/lan1/device", K::Link, "../../../mdio_bus/switch0"},
+        {"sys/class/net/lan1/ifindex", K::File, "5\n"},
+        {"sys/class/net/lan1/iflink", K::File, "2\n"},
+        {"sys/class/net/wan/device", K::Link, "../../../0000:05:00.0"},
+        {"sys/class/net/wan/device/driver", K::Link, "../../../bus/pci/drivers/ice"},
+        {"sys/class/net/mt0/device", K::Link, "../../../15100000.ethernet"},
+        {"sys/class/net/mt0/device/driver", K::Link, "../../../drivers/mtk_soc_eth"},
+        {"sys/class/net/mlx/device", K::Link, "../../../0000:06:00.0"},
+        {"sys/class/net/mlx/device/driver", K::Link, "../../../drivers/mlx5_core"},
+        {"sys/class/net/sata/device", K::Link, "../../../0000:00:1f.2"},
+        {"sys/class/net/edma0/device", K::Link, "../../../c080000.edma"},
+        {"sys/class/net/edma0/device/driver", K::Link, "../../../drivers/ess-edma"},
+    }));
+    auto expect = [&](std::uint32_t irq, std::vector<std::string> ifs, Attribution how) {
+        const auto* i = s.irq(irq);
+        ASSERT_NE(i, nullptr) << irq;
+        EXPECT_EQ(i->interfaces, ifs) << irq;
+        if (!ifs.empty()) {
+            EXPECT_EQ(i->attribution, how) << irq;
+        }
+    };
+    using A = Attribution;
+    expect(40, {"eth1"}, A::ActionName);
+    expect(41, {"eth10"}, A::ActionName);
+    EXPECT_EQ(s.irq(41)->role, IrqRole::RxTx);
+    EXPECT_EQ(s.irq(41)->queue, 3);
+    expect(42, {"eth1"}, A::ActionName);
+    expect(43, {"wan"}, A::ActionName);
+    expect(44, {"mt0"}, A::BusDevice);
+    expect(45, {"mlx"}, A::BusDevice);
+    EXPECT_EQ(s.irq(45)->queue, 3);
+    expect(46, {"sata"}, A::BusDevice);
+    expect(47, {"edma0"}, A::DriverName);
+    expect(48, {"mt0"}, A::DriverName);
+    expect(49, {}, A::ActionName); // a DSA port takes no IRQ: its conduit does
+    expect(50, {"eth1", "eth10"}, A::ActionName);
+    expect(51, {"eth1"}, A::ActionName);
+    expect(52, {}, A::ActionName);
+    EXPECT_EQ(s.interface("lan1")->conduit, "eth1");
+    EXPECT_EQ(s.interface("eth1")->irqs, (std::vector<std::uint32_t>{40, 42, 50, 51}));
+    EXPECT_EQ(s.interface("eth10")->irqs, (std::vector<std::uint32_t>{41, 50}));
+    EXPECT_EQ(s.interface("mt0")->irqs, (std::vector<std::uint32_t>{44, 48}));
+    EXPECT_TRUE(s.interface("br-lan")->irqs.empty());
+}
+
+TEST(Snapshot, LooksUpIrqsAndInterfacesByIndexAndWithout) {
+    const auto board =
+        buildSnapshot(collectLocal(fs::path(CORESTEER_FIXTURES) / "boards" / "x86-server-96"));
+    ASSERT_GT(board.irqs.size(), 100u);
+    for (const auto& i : board.irqs)
+        EXPECT_EQ(board.irq(i.irq), &i);
+    for (const auto& n : board.interfaces)
+        EXPECT_EQ(board.interface(n.name), &n);
+    EXPECT_EQ(board.irq(999999), nullptr);
+    EXPECT_EQ(board.interface("no-such-if"), nullptr);
+    // A copy finds its own.
+    const Snapshot copy = board;
+    EXPECT_EQ(copy.irq(board.irqs.back().irq), &copy.irqs.back());
+    EXPECT_EQ(copy.interface(board.interfaces.back().name), &copy.interfaces.back());
+
+    // Made by hand: searched until reindexed, and searched again once changed.
+    Snapshot s;
+    s.irqs.resize(3);
+    s.irqs[0].irq = 7;
+    s.irqs[1].irq = 9;
+    s.irqs[2].irq = 7; // the first of a number is the one
+    s.interfaces.resize(1);
+    s.interfaces[0].name = "eth0";
+    EXPECT_EQ(s.irq(9), &s.irqs[1]);
+    EXPECT_EQ(s.irq(7), &s.irqs[0]);
+    s.reindex();
+    EXPECT_EQ(s.irq(7), &s.irqs[0]);
+    EXPECT_EQ(s.interface("eth0"), &s.interfaces[0]);
+    s.irqs.push_back({});
+    s.irqs.back().irq = 11;
+    s.interfaces.push_back({});
+    s.interfaces.back().name = "eth1";
+    EXPECT_EQ(s.irq(11), &s.irqs.back());
+    EXPECT_EQ(s.interface("eth1"), &s.interfaces.back());
 }

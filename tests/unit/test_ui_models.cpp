@@ -628,6 +628,24 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
     EXPECT_GT(panel->history()->size(), 0u);
     panel->finishReplay();
     EXPECT_EQ(panel->history()->size(), recordedRates);
+    // Dragged back to the middle (after the end): the views start again from there, with what
+    // a replay from the start gives from there on.
+    const auto rec = panel->recording();
+    ASSERT_TRUE(rec);
+    const double middle = rec->duration / 2;
+    std::size_t fromMiddle = 0;
+    {
+        Replay r(*rec);
+        ASSERT_TRUE(r.seek(middle));
+        ReplayEvent e;
+        while (r.next(e))
+            fromMiddle += e.kind == ReplayEvent::Kind::Rates;
+    }
+    ASSERT_GT(fromMiddle, 0u);
+    ASSERT_LT(fromMiddle, recordedRates);
+    panel->seekReplay(middle);
+    EXPECT_EQ(panel->history()->size(), fromMiddle);
+    EXPECT_EQ(panel->heatmap()->samples(), static_cast<int>(fromMiddle));
 
     // Before and after: the same recording twice; a broken file is an error, not a dialog.
     auto* d = w.compareRecordings(file, file);
