@@ -9,7 +9,9 @@
 #   kthread PID   0 when the process is a kernel thread (its parent is kthreadd, PID 2): a user
 #                 process may call itself "napi/eth0-8193", only the kernel's threads have PPid 2
 
+# shellcheck disable=SC2034 # for the scripts that come after this one
 TAB='	'
+# shellcheck disable=SC2034
 NL='
 '
 

@@ -16,9 +16,8 @@ wait "$rj_sleep"
 trap '' TERM
 state_dir 2>/dev/null || exit 3
 state_lock 2>/dev/null || exit 3
-rj_pid=
 rj_id=
-read -r rj_pid rj_id rj_rest <"$D/pending" 2>/dev/null
+read -r _ rj_id _ <"$D/pending" 2>/dev/null
 if [ "$rj_id" = "$1" ] && mv -f "$D/pending" "$D/claimed"; then
     restore 2>/dev/null
     rm -f "$D/claimed"

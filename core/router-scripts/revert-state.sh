@@ -81,11 +81,9 @@ begin_apply() {
 # pending_check: 0 when no revert waits; otherwise says which one does, and 1.
 pending_check() {
     [ -e "$D/pending" ] || return 0
-    pc_pid=
-    pc_id=
     pc_since=
     pc_from=
-    read -r pc_pid pc_id pc_since pc_from <"$D/pending" 2>/dev/null
+    read -r _ _ pc_since pc_from <"$D/pending" 2>/dev/null
     say "an apply is pending since ${pc_since:-an unknown time} from ${pc_from:-an unknown host}; confirm or revert it first"
     return 1
 }
@@ -270,7 +268,7 @@ claim() {
     [ -f "$D/pending" ] || return 1
     cl_pid=
     cl_id=
-    read -r cl_pid cl_id cl_rest <"$D/pending" 2>/dev/null
+    read -r cl_pid cl_id _ <"$D/pending" 2>/dev/null
     mv -f "$D/pending" "$D/claimed" || return 1
     if job_ours "$cl_pid" "$cl_id"; then
         kill "$cl_pid" 2>/dev/null
