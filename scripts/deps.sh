@@ -13,7 +13,8 @@ CORESTEER_BUILD_PACKAGES=(
 # the sampler's cost is measured against htop and its figures against mpstat (sysstat); the
 # recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1; what cmake
 # --install lays out is checked with the desktop, AppStream, man and bash-completion tools, and
-# the .deb is installed into a fresh Debian 12 made by debootstrap.
+# the .deb is installed into a fresh Debian 12 made by debootstrap; the router scripts are checked
+# by shellcheck, and the licence headers by reuse.
 CORESTEER_TEST_PACKAGES=(
     libgtest-dev libbenchmark-dev
     clang libclang-rt-14-dev
@@ -23,6 +24,7 @@ CORESTEER_TEST_PACKAGES=(
     xvfb xauth htop sysstat iperf3
     desktop-file-utils appstream bash-completion man-db groff-base bsdextrautils debootstrap
     ansible-core gnome-keyring dbus libsecret-1-0
+    shellcheck reuse
 )
 
 ensure_packages() {
