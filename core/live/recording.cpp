@@ -494,7 +494,7 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
     return true;
 }
 
-bool Replay::tickEnded(double t, ReplayEvent* e, bool& due) {
+bool Replay::tickEnded(double t, ReplayEvent* e, bool& due, bool decodeOnly) {
     Diagnostics diag;
     auto parseFailed = [&] {
         std::string why = "a tick that does not parse";
@@ -508,6 +508,12 @@ bool Replay::tickEnded(double t, ReplayEvent* e, bool& due) {
     const auto up = parseUptime(m_decoder.uptime(), diag);
     if (!up)
         return parseFailed();
+    if (decodeOnly) { // its uptime only: the files are parsed where the seek ends
+        due = m_haveLast && *up > m_sample.uptime;
+        m_sample.uptime = *up;
+        m_haveSample = m_haveLast = m_stale = true;
+        return true;
+    }
     // The parts of the last sample that this tick replaces, kept for its rates.
     Sample before;
     SampleBefore::Counts replaced;
@@ -586,17 +592,8 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
             const double t = m_tickTime;
             m_tickTime = -1;
             bool due = false;
-            if (decodeOnly) { // its uptime only: the files are parsed where the seek ends
-                Diagnostics diag;
-                const auto up = parseUptime(m_decoder.uptime(), diag);
-                if (!up)
-                    return fail("a tick that does not parse: " + diag.entries().front().toString());
-                due = m_haveLast && *up > m_sample.uptime;
-                m_sample.uptime = *up;
-                m_haveSample = m_haveLast = m_stale = true;
-            } else if (!tickEnded(t, e, due)) {
+            if (!tickEnded(t, e, due, decodeOnly))
                 return false;
-            }
             if (due)
                 m_latestEvent = std::max(m_latestEvent, t);
             if (e && due)
