@@ -420,8 +420,9 @@ bool Replay::parseWhole(char source, Sample& s, Diagnostics& diag) {
 bool Replay::simpleRow(std::size_t position, const IrqRow& row) const {
     const auto text = m_decoder.line('i', position);
     const auto n = row.label.size();
+    // "35:" a field of its own ("35:0 ..." puts the first count in it), then single blanks.
     if (text.size() <= n || text.compare(0, n, row.label) != 0 || text[n] != ':' ||
-        text.back() == ' ')
+        (text.size() > n + 1 && text[n + 1] != ' ') || text.back() == ' ')
         return false;
     for (std::size_t i = n + 1; i < text.size(); ++i) // no empty field, no other white space
         if ((text[i] == ' ' && text[i - 1] == ' ') || (text[i] != ' ' && text::isSpace(text[i])))

@@ -629,3 +629,32 @@ TEST(Recording, SeekGivesExactlyWhatPlayingFromTheStartGives) {
         EXPECT_TRUE(playFrom(slow) == from(t)) << "seek to " << t << " without checkpoints";
     }
 }
+
+// A row whose first count runs into its label ("33:0 5 ..."): its fields are not its counts one
+// for one, so an update of its fields is read as the whole line.
+TEST(Recording, ReplayReadsARowWhoseFirstCountTouchesItsLabel) {
+    std::string events = "@ 0.000\nT 100.00\n+s:cpu0\tcpu0 1 0 1 10 0 0 0 0 0 0\n"
+                         "+i:H\t CPU0 CPU1\n+i:33:\t33:0 5 GICv3 33 Level eth0\nE\n";
+    for (int k = 1; k <= 3; ++k)
+        events += "@ " + std::to_string(k) + ".000\nT " + std::to_string(100 + k) +
+                  ".00\n=s:cpu0\t5:" + std::to_string(10 + 100 * k) +
+                  "\n=i:33:\t2:" + std::to_string(5 + k * k) + "\nE\n";
+    const auto text = "coresteer-recording 1\nlabel x\nstarted 2026-11-30T00:00:00Z\nhz 10\n"
+                      "capture 0\n\nlayout 0\n\nevents\n" +
+                      events + "end 4\n";
+    std::string error;
+    const auto r = readRecording(text, &error);
+    ASSERT_TRUE(r) << error;
+    Replay replay(*r);
+    std::vector<double> cpu1;
+    for (const auto& e : playFrom(replay)) {
+        ASSERT_EQ(e.kind, ReplayEvent::Kind::Rates);
+        const auto* irq = e.rates.irq(33);
+        ASSERT_TRUE(irq);
+        EXPECT_EQ(e.rates.resets, 0);
+        ASSERT_EQ(irq->perCpu.size(), 2u);
+        EXPECT_EQ(irq->perCpu[0], 0.0);
+        cpu1.push_back(irq->perCpu[1]);
+    }
+    EXPECT_EQ(cpu1, (std::vector<double>{1, 3, 5}));
+}
