@@ -441,9 +441,26 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
         std::vector<std::pair<std::size_t, std::uint64_t>> counts; // column, value
         std::optional<IrqRow> whole;
     };
+    // One change a line, of all the tick's changes to it: the line as it is now, read whole if
+    // any change was of the whole line.
+    std::vector<SampleDecoder::LineChange> merged(lines);
+    std::sort(merged.begin(), merged.end(),
+              [](const auto& a, const auto& b) { return a.position < b.position; });
+    std::size_t kept = 0;
+    for (const auto& c : merged) {
+        if (kept && merged[kept - 1].position == c.position) {
+            auto& m = merged[kept - 1];
+            const bool whole = m.firstField == 0 || c.firstField == 0;
+            m.firstField = whole ? 0 : std::min(m.firstField, c.firstField);
+            m.lastField = whole ? std::string::npos : std::max(m.lastField, c.lastField);
+        } else {
+            merged[kept++] = c;
+        }
+    }
+    merged.resize(kept);
     std::vector<Update> updates;
-    updates.reserve(lines.size());
-    for (const auto& c : lines) {
+    updates.reserve(merged.size());
+    for (const auto& c : merged) {
         if (c.position >= m_rowOf.size() || m_rowOf[c.position] == std::string::npos)
             return false;
         Update u{m_rowOf[c.position], {}, std::nullopt};
@@ -454,6 +471,10 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
         if (countsOnly) {
             std::size_t field = 1, b = 0;
             while (field <= c.lastField && countsOnly) {
+                if (b > text.size()) { // fewer fields than that
+                    countsOnly = false;
+                    break;
+                }
                 const auto e = std::min(text.find(' ', b), text.size());
                 if (field >= c.firstField) {
                     const auto v = text::parseU64(text.substr(b, e - b));
@@ -483,7 +504,7 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
         }
         if (u.whole) {
             row = std::move(*u.whole);
-            m_simple[u.row] = simpleRow(lines[i].position, row); // it may be, or no longer
+            m_simple[u.row] = simpleRow(merged[i].position, row); // it may be, or no longer
         } else {
             for (const auto& [col, v] : u.counts)
                 row.counts[col] = v;

@@ -658,3 +658,33 @@ TEST(Recording, ReplayReadsARowWhoseFirstCountTouchesItsLabel) {
     }
     EXPECT_EQ(cpu1, (std::vector<double>{1, 3, 5}));
 }
+
+// A line updated by its fields and sent whole again in the same tick, either way round: the
+// row is what the line says at the end of the tick.
+TEST(Recording, ReplayReadsALineChangedTwiceInATickAsItEnds) {
+    const std::string start = "@ 0.000\nT 100.00\n+s:cpu0\tcpu0 1 0 1 10 0 0 0 0 0 0\n"
+                              "+i:H\t CPU0 CPU1\n+i:33:\t33: 0 5 GICv3 33 Level eth0\nE\n";
+    auto tick = [](int k, const std::string& irqRecords) {
+        return "@ " + std::to_string(k) + ".000\nT " + std::to_string(100 + k) +
+               ".00\n=s:cpu0\t5:" + std::to_string(10 + 100 * k) + "\n" + irqRecords + "E\n";
+    };
+    const auto events =
+        start + tick(1, "=i:33:\t3:9\n+i:33:\t33: 1 6 GICv3 33 Level eth0\n") +
+        tick(2, "+i:33:\t33:2 8 9 GICv3 33 Level eth0\n=i:33:\t3:12\n") + // then not simple
+        tick(3, "=i:33:\t2:3\n+i:33:\t33: 4 15 GICv3 33 Level eth0\n");
+    const auto text = "coresteer-recording 1\nlabel x\nstarted 2026-11-30T00:00:00Z\nhz 10\n"
+                      "capture 0\n\nlayout 0\n\nevents\n" +
+                      events + "end 4\n";
+    std::string error;
+    const auto r = readRecording(text, &error);
+    ASSERT_TRUE(r) << error;
+    Replay replay(*r);
+    std::vector<std::vector<double>> perCpu;
+    for (const auto& e : playFrom(replay)) {
+        ASSERT_TRUE(e.rates.irq(33));
+        perCpu.push_back(e.rates.irq(33)->perCpu);
+    }
+    // Counts (0, 5), then (1, 6), (2, 8) ("33:2 8 12 ...": its fields are no longer its counts
+    // one for one), (4, 15).
+    EXPECT_EQ(perCpu, (std::vector<std::vector<double>>{{1, 1}, {1, 2}, {2, 7}}));
+}
