@@ -630,61 +630,54 @@ TEST(Recording, SeekGivesExactlyWhatPlayingFromTheStartGives) {
     }
 }
 
-// A row whose first count runs into its label ("33:0 5 ..."): its fields are not its counts one
-// for one, so an update of its fields is read as the whole line.
-TEST(Recording, ReplayReadsARowWhoseFirstCountTouchesItsLabel) {
+namespace {
+
+// IRQ 33's perCpu at each tick of a recording of a 2-CPU router: the first tick sends `first`
+// for its line, each tick after it `records[k]` (one tick a second, a busy CPU0).
+std::vector<std::vector<double>> irq33Rates(const std::string& first,
+                                            const std::vector<std::string>& records) {
     std::string events = "@ 0.000\nT 100.00\n+s:cpu0\tcpu0 1 0 1 10 0 0 0 0 0 0\n"
-                         "+i:H\t CPU0 CPU1\n+i:33:\t33:0 5 GICv3 33 Level eth0\nE\n";
-    for (int k = 1; k <= 3; ++k)
+                         "+i:H\t CPU0 CPU1\n+i:33:\t" +
+                         first + "\nE\n";
+    for (std::size_t k = 1; k <= records.size(); ++k)
         events += "@ " + std::to_string(k) + ".000\nT " + std::to_string(100 + k) +
-                  ".00\n=s:cpu0\t5:" + std::to_string(10 + 100 * k) +
-                  "\n=i:33:\t2:" + std::to_string(5 + k * k) + "\nE\n";
+                  ".00\n=s:cpu0\t5:" + std::to_string(10 + 100 * k) + "\n" + records[k - 1] + "E\n";
     const auto text = "coresteer-recording 1\nlabel x\nstarted 2026-11-30T00:00:00Z\nhz 10\n"
                       "capture 0\n\nlayout 0\n\nevents\n" +
-                      events + "end 4\n";
+                      events + "end " + std::to_string(records.size() + 1) + "\n";
     std::string error;
     const auto r = readRecording(text, &error);
-    ASSERT_TRUE(r) << error;
+    EXPECT_TRUE(r) << error;
+    std::vector<std::vector<double>> out;
+    if (!r)
+        return out;
     Replay replay(*r);
-    std::vector<double> cpu1;
     for (const auto& e : playFrom(replay)) {
-        ASSERT_EQ(e.kind, ReplayEvent::Kind::Rates);
-        const auto* irq = e.rates.irq(33);
-        ASSERT_TRUE(irq);
         EXPECT_EQ(e.rates.resets, 0);
-        ASSERT_EQ(irq->perCpu.size(), 2u);
-        EXPECT_EQ(irq->perCpu[0], 0.0);
-        cpu1.push_back(irq->perCpu[1]);
+        if (const auto* irq = e.rates.irq(33))
+            out.push_back(irq->perCpu);
     }
-    EXPECT_EQ(cpu1, (std::vector<double>{1, 3, 5}));
+    return out;
+}
+
+} // namespace
+
+// A row whose first count touches its label ("33:0 5 ..."): its fields are not its counts one
+// for one, so an update of its fields is read as the whole line.
+TEST(Recording, ReplayReadsARowWhoseFirstCountTouchesItsLabel) {
+    EXPECT_EQ(irq33Rates("33:0 5 GICv3 33 Level eth0",
+                         {"=i:33:\t2:6\n", "=i:33:\t2:9\n", "=i:33:\t2:14\n"}),
+              (std::vector<std::vector<double>>{{0, 1}, {0, 3}, {0, 5}}));
 }
 
 // A line updated by its fields and sent whole again in the same tick, either way round: the
 // row is what the line says at the end of the tick.
 TEST(Recording, ReplayReadsALineChangedTwiceInATickAsItEnds) {
-    const std::string start = "@ 0.000\nT 100.00\n+s:cpu0\tcpu0 1 0 1 10 0 0 0 0 0 0\n"
-                              "+i:H\t CPU0 CPU1\n+i:33:\t33: 0 5 GICv3 33 Level eth0\nE\n";
-    auto tick = [](int k, const std::string& irqRecords) {
-        return "@ " + std::to_string(k) + ".000\nT " + std::to_string(100 + k) +
-               ".00\n=s:cpu0\t5:" + std::to_string(10 + 100 * k) + "\n" + irqRecords + "E\n";
-    };
-    const auto events =
-        start + tick(1, "=i:33:\t3:9\n+i:33:\t33: 1 6 GICv3 33 Level eth0\n") +
-        tick(2, "+i:33:\t33:2 8 9 GICv3 33 Level eth0\n=i:33:\t3:12\n") + // then not simple
-        tick(3, "=i:33:\t2:3\n+i:33:\t33: 4 15 GICv3 33 Level eth0\n");
-    const auto text = "coresteer-recording 1\nlabel x\nstarted 2026-11-30T00:00:00Z\nhz 10\n"
-                      "capture 0\n\nlayout 0\n\nevents\n" +
-                      events + "end 4\n";
-    std::string error;
-    const auto r = readRecording(text, &error);
-    ASSERT_TRUE(r) << error;
-    Replay replay(*r);
-    std::vector<std::vector<double>> perCpu;
-    for (const auto& e : playFrom(replay)) {
-        ASSERT_TRUE(e.rates.irq(33));
-        perCpu.push_back(e.rates.irq(33)->perCpu);
-    }
     // Counts (0, 5), then (1, 6), (2, 8) ("33:2 8 12 ...": its fields are no longer its counts
     // one for one), (4, 15).
-    EXPECT_EQ(perCpu, (std::vector<std::vector<double>>{{1, 1}, {1, 2}, {2, 7}}));
+    EXPECT_EQ(irq33Rates("33: 0 5 GICv3 33 Level eth0",
+                         {"=i:33:\t3:9\n+i:33:\t33: 1 6 GICv3 33 Level eth0\n",
+                          "+i:33:\t33:2 8 9 GICv3 33 Level eth0\n=i:33:\t3:12\n",
+                          "=i:33:\t2:3\n+i:33:\t33: 4 15 GICv3 33 Level eth0\n"}),
+              (std::vector<std::vector<double>>{{1, 1}, {1, 2}, {2, 7}}));
 }
