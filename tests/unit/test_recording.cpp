@@ -452,7 +452,7 @@ namespace {
 // back, one whose action is renamed, a row that goes away and comes back, a new row, CPU2
 // offline for a while (one column fewer), a new interface.
 SampleTexts busyRouter(int k) {
-    const bool cpu2 = k < 700 || k >= 900;
+    const bool cpu2 = k < 420 || k >= 540;
     std::vector<int> cpus = {0, 1, 3};
     if (cpu2)
         cpus = {0, 1, 2, 3};
@@ -480,32 +480,32 @@ SampleTexts busyRouter(int k) {
     t.interrupts = header + "\n";
     char buf[64];
     for (int irq = 100; irq < 500; ++irq) {
-        if (irq == 300 && k >= 500 && k < 600)
+        if (irq == 300 && k >= 300 && k < 360)
             continue;
         std::snprintf(buf, sizeof buf, "%4d: ", irq);
         t.interrupts += buf;
         for (int c : cpus) {
             long n = irq % 7 == c ? 10L * (k / (irq < 150 ? 1 : 37)) + irq : 0L;
-            if (irq == 120 && k >= 1500)
+            if (irq == 120 && k >= 900)
                 n -= 5000; // the counter went back: no rate for it on that tick
             std::snprintf(buf, sizeof buf, "%10ld ", n);
             t.interrupts += buf;
         }
         t.interrupts += " GICv3 " + std::to_string(irq) + " Level eth" + std::to_string(irq % 3) +
-                        (irq == 130 && k >= 1100 ? "-renamed" : "") + "-rx-" + std::to_string(irq) +
+                        (irq == 130 && k >= 660 ? "-renamed" : "") + "-rx-" + std::to_string(irq) +
                         "\n";
     }
-    if (k >= 1200)
+    if (k >= 720)
         t.interrupts += "1000:" + std::string(cpus.size() * 11, ' ') + "  GICv3 1000 Edge new\n";
     t.netdev = "Inter-|   Receive\n face |bytes\n";
-    for (int i = 0; i < (k >= 800 ? 3 : 2); ++i)
+    for (int i = 0; i < (k >= 480 ? 3 : 2); ++i)
         t.netdev += "  eth" + std::to_string(i) + ": " + std::to_string(1000000L * k) + " " +
                     std::to_string(800L * k) + " 0 0 0 0 0 0 " + std::to_string(500000L * k) + " " +
                     std::to_string(400L * k) + " 0 0 0 0 0 0\n";
     return t;
 }
 
-constexpr int kBusyTicks = 2000;
+constexpr int kBusyTicks = 1200;
 
 // The recording of busyRouter, with latency probes, phases and a gap; and the rates the ticks
 // give when every tick's files are rebuilt whole and parsed whole (what a replay did before it
@@ -524,9 +524,9 @@ const BusyRecording& busyRecording() {
         std::optional<Sample> last;
         for (int k = 0; k < kBusyTicks; ++k) {
             const double t = k * 0.1;
-            if (k % 300 == 0)
-                w.phase(t, k < 1800 ? "load" : "done");
-            if (k == 1000) {
+            if (k % 180 == 0)
+                w.phase(t, k < 1080 ? "load" : "done");
+            if (k == 600) {
                 w.gap(t);
                 last.reset();
             }
@@ -590,11 +590,11 @@ TEST(Recording, SeekGivesExactlyWhatPlayingFromTheStartGives) {
     std::string error;
     const auto r = readRecording(busy.text, &error);
     ASSERT_TRUE(r) << error;
-    EXPECT_GT(r->checkpoints(), 3u); // the recording is a few megabytes of events
+    EXPECT_GT(r->checkpoints(), 3u); // the recording is more than a megabyte of events
     EXPECT_GT(r->memoryBytes(), r->events.size());
     Replay whole(*r);
     const auto all = playFrom(whole);
-    ASSERT_GT(all.size(), 2000u);
+    ASSERT_GT(all.size(), 1200u);
     // What a seek to `t` must give: the events from the first at `t` or later (the first
     // `most` of them).
     auto from = [&](double t, std::size_t most = SIZE_MAX) {
@@ -608,8 +608,8 @@ TEST(Recording, SeekGivesExactlyWhatPlayingFromTheStartGives) {
     Replay reused(*r);
     ReplayEvent e;
     constexpr std::size_t kSome = 40;
-    for (const double t : {0.0, 0.05, 12.34, 49.95, 50.0, 69.9, 85.0, 99.95, 100.0, 100.05, 119.9,
-                           150.0, 172.3, 199.9, 200.0, 1e9, -1.0}) {
+    for (const double t : {0.0, 0.05, 12.34, 29.95, 30.0, 41.9, 51.0, 59.95, 60.0, 60.05, 71.9,
+                           90.0, 103.3, 119.9, 120.0, 1e9, -1.0}) {
         Replay fresh(*r);
         ASSERT_TRUE(fresh.seek(t)) << fresh.error();
         EXPECT_TRUE(playFrom(fresh, kSome) == from(t, kSome)) << "seek to " << t;
@@ -622,7 +622,7 @@ TEST(Recording, SeekGivesExactlyWhatPlayingFromTheStartGives) {
         EXPECT_TRUE(playFrom(reused, kSome) == from(t, kSome)) << "seek to " << t;
     }
     // To the end, from a checkpoint and without one.
-    for (const double t : {49.95, 150.0}) {
+    for (const double t : {29.95, 90.0}) {
         Replay fresh(*r), slow(bare);
         ASSERT_TRUE(fresh.seek(t) && slow.seek(t));
         EXPECT_TRUE(playFrom(fresh) == from(t)) << "seek to " << t;
