@@ -350,6 +350,8 @@ namespace detail {
 
 InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
                                int cpuCountHint, FixedCounts fixed) {
+    if (!fixedCountsAvailable(fixed)) // AVX2 asked of a CPU without it
+        fixed = bestFixedCounts();
     InterruptTable table;
     text::LineReader lines(data);
     std::string_view line;

@@ -32,7 +32,9 @@ bool fixedCountsAvailable(FixedCounts how);
 std::size_t readFixedCounts(FixedCounts how, const char* d, std::size_t n, std::size_t pos,
                             std::uint64_t* out, std::size_t max);
 
-// parseInterrupts with the counts read `how` (parseInterrupts itself takes the best).
+// parseInterrupts with the counts read `how`, or the best way when this CPU has not that one
+// (parseInterrupts itself takes the best). readFixedCounts must be asked only what
+// fixedCountsAvailable() says the CPU has.
 InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
                                int cpuCountHint, FixedCounts how);
 

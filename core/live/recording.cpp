@@ -427,8 +427,9 @@ bool Replay::parseWhole(char source, Sample& s, Diagnostics& diag) {
 bool Replay::simpleRow(std::size_t position, const IrqRow& row) const {
     const auto text = m_decoder.line('i', position);
     const auto n = row.label.size();
+    // "35:" a field of its own ("35:0 ..." puts the first count in it), then single blanks.
     if (text.size() <= n || text.compare(0, n, row.label) != 0 || text[n] != ':' ||
-        text.back() == ' ')
+        (text.size() > n + 1 && text[n + 1] != ' ') || text.back() == ' ')
         return false;
     for (std::size_t i = n + 1; i < text.size(); ++i) // no empty field, no other white space
         if ((text[i] == ' ' && text[i - 1] == ' ') || (text[i] != ' ' && text::isSpace(text[i])))
@@ -447,9 +448,26 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
         std::vector<std::pair<std::size_t, std::uint64_t>> counts; // column, value
         std::optional<IrqRow> whole;
     };
+    // One change a line, of all the tick's changes to it: the line as it is now, read whole if
+    // any change was of the whole line.
+    std::vector<SampleDecoder::LineChange> merged(lines);
+    std::sort(merged.begin(), merged.end(),
+              [](const auto& a, const auto& b) { return a.position < b.position; });
+    std::size_t kept = 0;
+    for (const auto& c : merged) {
+        if (kept && merged[kept - 1].position == c.position) {
+            auto& m = merged[kept - 1];
+            const bool whole = m.firstField == 0 || c.firstField == 0;
+            m.firstField = whole ? 0 : std::min(m.firstField, c.firstField);
+            m.lastField = whole ? std::string::npos : std::max(m.lastField, c.lastField);
+        } else {
+            merged[kept++] = c;
+        }
+    }
+    merged.resize(kept);
     std::vector<Update> updates;
-    updates.reserve(lines.size());
-    for (const auto& c : lines) {
+    updates.reserve(merged.size());
+    for (const auto& c : merged) {
         if (c.position >= m_rowOf.size() || m_rowOf[c.position] == std::string::npos)
             return false;
         Update u{m_rowOf[c.position], {}, std::nullopt};
@@ -460,6 +478,10 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
         if (countsOnly) {
             std::size_t field = 1, b = 0;
             while (field <= c.lastField && countsOnly) {
+                if (b > text.size()) { // fewer fields than that
+                    countsOnly = false;
+                    break;
+                }
                 const auto e = std::min(text.find(' ', b), text.size());
                 if (field >= c.firstField) {
                     const auto v = text::parseU64(text.substr(b, e - b));
@@ -489,7 +511,7 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
         }
         if (u.whole) {
             row = std::move(*u.whole);
-            m_simple[u.row] = simpleRow(lines[i].position, row); // it may be, or no longer
+            m_simple[u.row] = simpleRow(merged[i].position, row); // it may be, or no longer
         } else {
             for (const auto& [col, v] : u.counts)
                 row.counts[col] = v;
@@ -501,7 +523,7 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
     return true;
 }
 
-bool Replay::tickEnded(double t, ReplayEvent* e, bool& due) {
+bool Replay::tickEnded(double t, ReplayEvent* e, bool& due, bool decodeOnly) {
     Diagnostics diag;
     auto parseFailed = [&] {
         std::string why = "a tick that does not parse";
@@ -515,6 +537,12 @@ bool Replay::tickEnded(double t, ReplayEvent* e, bool& due) {
     const auto up = parseUptime(m_decoder.uptime(), diag);
     if (!up)
         return parseFailed();
+    if (decodeOnly) { // its uptime only: the files are parsed where the seek ends
+        due = m_haveLast && *up > m_sample.uptime;
+        m_sample.uptime = *up;
+        m_haveSample = m_haveLast = m_stale = true;
+        return true;
+    }
     // The parts of the last sample that this tick replaces, kept for its rates.
     Sample before;
     SampleBefore::Counts replaced;
@@ -593,17 +621,8 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
             const double t = m_tickTime;
             m_tickTime = -1;
             bool due = false;
-            if (decodeOnly) { // its uptime only: the files are parsed where the seek ends
-                Diagnostics diag;
-                const auto up = parseUptime(m_decoder.uptime(), diag);
-                if (!up)
-                    return fail("a tick that does not parse: " + diag.entries().front().toString());
-                due = m_haveLast && *up > m_sample.uptime;
-                m_sample.uptime = *up;
-                m_haveSample = m_haveLast = m_stale = true;
-            } else if (!tickEnded(t, e, due)) {
+            if (!tickEnded(t, e, due, decodeOnly))
                 return false;
-            }
             if (due)
                 m_latestEvent = std::max(m_latestEvent, t);
             if (e && due)

@@ -152,9 +152,9 @@ private:
     // ticks' files are not parsed either (the sample is stale: parseAll() then). True when it
     // stopped at an event or at `until`.
     bool advance(ReplayEvent* e, double until, bool decodeOnly = false);
-    // The tick that just ended: its files parsed again where they changed; `rates` when asked
-    // for and due.
-    bool tickEnded(double t, ReplayEvent* e, bool& due);
+    // The tick that just ended: its files parsed again where they changed (only its uptime
+    // with `decodeOnly`); `due` when it has rates, which fill `e` when asked for.
+    bool tickEnded(double t, ReplayEvent* e, bool& due, bool decodeOnly);
     bool parseWhole(char source, Sample& s, Diagnostics& diag);
     void parseAll();
     bool updateRows(const std::vector<SampleDecoder::LineChange>& lines,

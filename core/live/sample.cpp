@@ -178,9 +178,9 @@ std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur)
     std::sort(r.cores.begin(), r.cores.end(),
               [](const CoreLoad& a, const CoreLoad& b) { return a.cpu < b.cpu; });
 
-    // The earlier table's column of each CPU id.
+    // The earlier table's (first) column of each CPU id: InterruptTable::columnOf for all.
     std::vector<int> pcolOf(static_cast<std::size_t>(width), -1);
-    for (std::size_t col = 0; col < prevIrqs.cpus.size(); ++col)
+    for (std::size_t col = prevIrqs.cpus.size(); col-- > 0;)
         pcolOf[static_cast<std::size_t>(prevIrqs.cpus[col])] = static_cast<int>(col);
     r.irqs.reserve(cur.interrupts.rows.size());
     const auto* replaced = before.interrupts ? nullptr : before.replacedCounts;
