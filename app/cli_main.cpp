@@ -1,4 +1,4 @@
-#include "core/cli.h"
+#include "cli/cli.h"
 
 #include <iostream>
 

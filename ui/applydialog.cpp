@@ -1,6 +1,6 @@
 #include "ui/applydialog.h"
 
-#include "core/conflicts.h"
+#include "core/model/conflicts.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>

@@ -2,7 +2,7 @@
 
 #include "core/live/demoload.h"
 #include "core/live/source.h"
-#include "core/router.h"
+#include "core/router/router.h"
 #include "ui/keyring.h"
 
 #include <QAbstractButton>

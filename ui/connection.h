@@ -9,7 +9,7 @@
 #include "core/layout/apply.h"
 #include "core/layout/persist.h"
 #include "core/live/sample.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 #include "core/ssh/target.h"
 
 #include <QObject>

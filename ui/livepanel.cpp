@@ -4,8 +4,8 @@
 #include "ui/loadcharts.h"
 #include "ui/recordingimage.h"
 
-#include "core/capture.h"
-#include "core/json_text.h"
+#include "core/base/json_text.h"
+#include "core/collect/capture.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/resolve.h"
 #include "core/live/latency.h"

@@ -1,6 +1,6 @@
 #include "ui/logging.h"
 
-#include "core/log.h"
+#include "core/base/log.h"
 
 #include <cstring>
 

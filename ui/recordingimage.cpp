@@ -2,9 +2,9 @@
 
 #include "ui/heatmapwidget.h"
 
-#include "core/capture.h"
-#include "core/snapshot.h"
-#include "core/text.h"
+#include "core/base/text.h"
+#include "core/collect/capture.h"
+#include "core/model/snapshot.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,8 +1,9 @@
 #include "core/layout/apply.h"
 
+#include "core/base/shell.h"
+#include "core/base/text.h"
 #include "core/router-scripts/router_scripts.h"
 #include "core/ssh/session.h"
-#include "core/text.h"
 
 #include <map>
 #include <random>
@@ -37,13 +38,13 @@ std::string rootAssignment(const std::string& root) {
         r.pop_back();
     if (r == "/")
         r.clear();
-    return "R=" + ssh::shellQuote(r) + "\n";
+    return "R=" + shellQuote(r) + "\n";
 }
 
 std::string revertStateScript(const std::string& root) {
     return statePrelude(root) + "REVERT_JOB=" +
-           ssh::shellQuote("R=${0%/tmp/coresteer/revert.sh}\n" + stateFunctions() +
-                           std::string(router_scripts::kRevertJobSh)) +
+           shellQuote("R=${0%/tmp/coresteer/revert.sh}\n" + stateFunctions() +
+                      std::string(router_scripts::kRevertJobSh)) +
            "\n";
 }
 
@@ -77,59 +78,15 @@ bool isKernelRefusal(const std::string& m) {
 ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string& root,
                             const ApplyOptions& options) {
     ApplyScript s;
-    s.token = ssh::randomToken("@@ap");
-    const std::string secs = std::to_string(options.revertAfterSeconds);
-    std::string sc =
-        revertStateScript(root) + "T='" + s.token + "'\nID='" + ssh::randomToken("ap") + "'\n";
-    if (options.armRevert)
-        sc += "revert_time " + secs + " || exit 2\n";
-    sc += R"SH(begin_apply || exit $?
-cap() {
-    case $1 in napi:*|ethtool:*) [ -n "$R" ] && return 0 ;; esac
-    if ! getv "$1"; then say "cannot read the current value of $1"; exit 5; fi
-    printf '%s\t%s\n' "$1" "$v" >> "$D/revert.new"
-}
-w() {
-    if e=$( { setv "$1" "$2"; } 2>&1 ); then
-        printf '%s W ok %s\n' "$T" "$1"
-        return 0
-    fi
-    e=${e%%"$NL"*}
-    case $e in
-    *"Invalid argument"*|*"I/O error"*|*"Input/output error"*|*"Value too large"*|*"out of range"*|\
-    *"only on the live root"*|*"not found"*|*"not supported"*)
-        printf '%s W refused %s %s\n' "$T" "$1" "$e"
-        return 0 ;;
-    esac
-    printf '%s W failed %s %s\n' "$T" "$1" "$e"
-    claim
-    restore
-    rm -f "$D/claimed"
-    printf '%s ROLLBACK\n' "$T"
-    exit 6
-}
-rb() {
-    getv "$1"
-    printf '%s B %s %s\n' "$T" "$1" "$v"
-}
-)SH";
+    s.token = randomToken("@@ap");
+    std::string list;
     for (const auto& w : writes)
-        sc += "cap " + ssh::shellQuote(w.path) + "\n";
-    sc += "mv -f \"$D/revert.new\" \"$D/revert.data\" || exit 3\n";
-    if (options.armRevert)
-        sc += "arm \"$ID\" " + secs + " || exit $?\nprintf '%s A " + secs + "\\n' \"$T\"\n";
-    for (const auto& w : writes)
-        sc += "w " + ssh::shellQuote(w.path) + " " + ssh::shellQuote(w.value) + "\n";
-    for (const auto& w : writes) {
-        sc += "rb " + ssh::shellQuote(w.path) + "\n";
-        if (w.kind == Write::Kind::IrqAffinity) {
-            const auto dir = w.path.substr(0, w.path.rfind('/'));
-            const auto eff = ssh::shellQuote(dir + "/effective_affinity");
-            sc += "[ -e \"$R\"/" + eff + " ] && rb " + eff + "\n";
-        }
-    }
-    sc += "state_unlock\nprintf '%s DONE\\n' \"$T\"\n";
-    s.script = sc;
+        list += w.path + "\t" + w.value + "\n";
+    s.script = revertStateScript(root) + "T='" + s.token + "'\nID='" + randomToken("ap") +
+               "'\nSECS=" +
+               (options.armRevert ? shellQuote(std::to_string(options.revertAfterSeconds))
+                                  : std::string("''")) +
+               "\nWRITES=" + shellQuote(list) + "\n" + std::string(router_scripts::kApplySh);
     return s;
 }
 
@@ -245,18 +202,9 @@ std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string&
 }
 
 std::string makeSettleScript(const std::string& root, PendingAction action) {
-    std::string sc = statePrelude(root);
-    sc += R"SH(state_dir || exit 3
-state_lock || exit 3
-if ! claim; then
-    echo "nothing is waiting for confirmation (never applied, already confirmed, or reverted by the timer)" >&2
-    exit 1
-fi
-)SH";
-    if (action == PendingAction::Revert)
-        sc += "restore\n";
-    sc += "rm -f \"$D/claimed\"\nstate_unlock\necho settled\n";
-    return sc;
+    return statePrelude(root) +
+           "ACTION=" + (action == PendingAction::Revert ? "revert" : "confirm") + "\n" +
+           std::string(router_scripts::kSettleSh);
 }
 
 bool settleSucceeded(int exitStatus, const std::string& out, const std::string& err,

@@ -1,11 +1,13 @@
 #include "core/layout/fleet.h"
 
+#include "core/base/sha256.h"
+#include "core/base/shell.h"
+#include "core/base/text.h"
+#include "core/base/utf8.h"
 #include "core/layout/apply.h"
 #include "core/layout/resolve.h"
-#include "core/sha256.h"
+#include "core/router-scripts/router_scripts.h"
 #include "core/ssh/session.h"
-#include "core/text.h"
-#include "core/utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,46 +16,14 @@ namespace coresteer {
 
 namespace {
 
-using ssh::shellQuote;
-
 // Bytes of script in one raw command: dropbear (OpenWrt's SSH server) takes commands of at most
 // 9000 bytes, and the command has a few words around the script.
 constexpr std::size_t kChunkBytes = 7000;
 
-// The board check both the apply and the persist script start with. $BOARD is the preset's.
-constexpr const char* kBoardCheck =
-    R"SH(# The board's name as coresteer's snapshot reads it: OpenWrt's board_name, the device tree's
-# first compatible, or on x86 DMI's vendor and product ("supermicro-sys-620p-trt").
-dmi() {
-    for f in "$@"; do
-        v=
-        IFS= read -r v 2>/dev/null < "$R/sys/class/dmi/id/$f"
-        case $v in
-        ''|empty|'System manufacturer'|'To be filled by O.E.M.'|'System Product Name'|'Default string') ;;
-        *) printf '%s' "$v"; return ;;
-        esac
-    done
-}
-if [ -n "$BOARD" ] && [ "${CORESTEER_ANY_BOARD:-0}" != 1 ]; then
-    b=
-    IFS= read -r b 2>/dev/null < "$R/tmp/sysinfo/board_name"
-    [ -n "$b" ] || b=$(tr '\0' '\n' 2>/dev/null < "$R/proc/device-tree/compatible" | head -n 1)
-    if [ -z "$b" ]; then
-        b=$(printf '%s %s' "$(dmi sys_vendor board_vendor)" "$(dmi product_name board_name)" |
-            tr -cs 'A-Za-z0-9' '-' | tr 'A-Z' 'a-z')
-        while :; do case $b in -*) b=${b#-} ;; *-) b=${b%-} ;; *) break ;; esac; done
-    fi
-    # The vendor part differs between firmwares: friendlyarm,nanopi-r6s and friendlyelec,nanopi-r6s.
-    if [ "$b" != "$BOARD" ] && [ "${b#*,}" != "${BOARD#*,}" ]; then
-        echo "coresteer: this router's board is ${b:-unknown}, the preset's is $BOARD (set coresteer_any_board to apply it anyway)" >&2
-        exit 5
-    fi
-fi
-)SH";
-
-// After R is set.
+// The board check the apply and the persist script start with (after R is set).
 std::string boardCheck(const Preset& preset) {
-    return "BOARD=" + shellQuote(text::printable(preset.board, 128)) + "\n" + kBoardCheck;
+    return "BOARD=" + shellQuote(text::printable(preset.board, 128)) + "\n" +
+           std::string(router_scripts::kBoardCheckSh);
 }
 
 // The interfaces whose events apply the layout: unknown (every one) as soon as the layout has
@@ -108,7 +78,7 @@ Layout carried(const Layout& in, std::vector<NotApplicable>& skipped) {
 
 // One persist.h install script, its big contents (the router apply script, the layout) taken
 // from $ROUTER and $LAYOUT, which every flavor shares.
-std::string persistVariant(const PersistPlan& plan, const std::string& router,
+std::string persistVariant(const char* name, const PersistPlan& plan, const std::string& router,
                            const std::string& layoutJson) {
     auto script = makePersistScript(plan, kRootFromEnvironment, true);
     auto replace = [&](const std::string& content, const char* var) {
@@ -119,7 +89,8 @@ std::string persistVariant(const PersistPlan& plan, const std::string& router,
     };
     replace(router, "\"$ROUTER\"");
     replace(layoutJson, "\"$LAYOUT\"");
-    return "    T='" + script.token + "'\n    S=" + shellQuote(script.script) + "\n";
+    return std::string(name) + "_T='" + script.token + "'\n" + name +
+           "_S=" + shellQuote(script.script) + "\n";
 }
 
 // Pieces of `text`, each small enough once quoted for one command of dropbear's (at most 9000
@@ -183,32 +154,9 @@ std::optional<FleetScripts> makeFleetScripts(const Preset& preset, const FleetOp
 
     // apply: capture every old value the router apply script would change (a dry run), arm the
     // revert with them, then write. All under the revert state's lock.
-    std::string a = revertStateScript(kRootFromEnvironment) + boardCheck(preset);
-    a += "ROUTER=" + shellQuote(makeRouterApplyScript(f.layout, context, runtime)) + "\n";
-    a += R"SH(secs=${CORESTEER_REVERT_AFTER:-60}
-revert_time "$secs" || exit 2
-begin_apply || exit $?
-# run_router KEEP DRY: the router apply script, keeping old values in KEEP, writing only
-# without DRY.
-run_router() {
-    printf '%s\n' "$ROUTER" | CORESTEER_ROOT="$R" CORESTEER_KEEP="$1" CORESTEER_DRY="$2" \
-        CORESTEER_WAIT=0 ACTION=add INTERFACE= /bin/sh -s
-}
-run_router "$D/revert.new" 1
-n=0
-while IFS= read -r l; do n=$((n + 1)); done < "$D/revert.new"
-if [ "$n" -eq 0 ]; then
-    rm -f "$D/revert.new"
-    echo "coresteer: unchanged"
-    exit 0
-fi
-mv -f "$D/revert.new" "$D/revert.data" || exit 3
-arm "fleet$$" "$secs" || exit $?
-run_router "" ""
-state_unlock
-echo "coresteer: changed $n (the router restores them in $secs s unless confirmed)"
-)SH";
-    f.apply = a;
+    f.apply = revertStateScript(kRootFromEnvironment) + boardCheck(preset) +
+              "ROUTER=" + shellQuote(makeRouterApplyScript(f.layout, context, runtime)) + "\n" +
+              std::string(router_scripts::kFleetApplySh);
 
     f.confirm = makeSettleScript(kRootFromEnvironment, PendingAction::Confirm);
 
@@ -218,51 +166,21 @@ echo "coresteer: changed $n (the router restores them in $secs s unless confirme
     base.disableIrqbalance = options.persist.disableIrqbalance;
     const auto router = makeRouterApplyScript(f.layout, context, options.persist);
     const auto layoutJson = persistedLayoutJson(f.layout, context.compactLayout);
-    auto variant = [&](PersistPlan::Flavor flavor, bool override) {
+    auto variant = [&](const char* name, PersistPlan::Flavor flavor, bool override) {
         PersistPlan p = base;
         p.flavor = flavor;
         addPersistFiles(p, context, options.persist, override);
-        return persistVariant(p, router, layoutJson);
+        return persistVariant(name, p, router, layoutJson);
     };
     std::string p = rootAssignment(kRootFromEnvironment) + boardCheck(preset) +
-                    "M=" + shellQuote(kPersistMarker) + "\n";
-    p += "ROUTER=" + shellQuote(router) + "\nLAYOUT=" + shellQuote(layoutJson) + "\n";
-    p += "if [ -f \"$R/etc/openwrt_release\" ]; then\n";
-    if (options.persist.packetSteeringOverride) {
-        p += R"SH(    o="$R/usr/libexec/platform/packet-steering.sh"
-    if [ -e "$R/etc/init.d/packet_steering" ] && { [ ! -e "$o" ] || grep -q "$M" "$o"; }; then
-)SH";
-        p += variant(PersistPlan::Flavor::OpenWrt, true);
-        p += "    else\n" + variant(PersistPlan::Flavor::OpenWrt, false) + "    fi\n";
-    } else {
-        p += variant(PersistPlan::Flavor::OpenWrt, false);
-    }
-    p += "elif [ -d \"$R/run/systemd/system\" ]; then\n";
-    p += variant(PersistPlan::Flavor::Systemd, false);
-    p += R"SH(else
-    echo "coresteer: this router is neither OpenWrt (no /etc/openwrt_release) nor run by systemd (no /run/systemd/system)" >&2
-    exit 6
-fi
-# In a subshell of this shell, which has $ROUTER and $LAYOUT (an argument or a variable in the
-# environment of a new process is limited to 128 KiB; these are not).
-out=$(CORESTEER_ROOT=$R; eval "$S") || exit 3
-changed=
-done=
-while IFS= read -r l; do
-    case $l in
-    "$T W "*) changed=1; echo "coresteer: wrote ${l#"$T W "}" ;;
-    "$T R "*) echo "coresteer: removed ${l#"$T R "}" ;;
-    "$T S "*) changed=1; echo "coresteer: /etc/sysupgrade.conf keeps ${l#"$T S "}" ;;
-    "$T I "*) echo "coresteer: ${l#"$T I "}" ;;
-    "$T SAME") ;;
-    "$T DONE") done=1 ;;
-    esac
-done <<EOF
-$out
-EOF
-[ -n "$done" ] || { echo "coresteer: the persist script stopped before its end" >&2; exit 3; }
-if [ -n "$changed" ]; then echo "coresteer: changed"; else echo "coresteer: unchanged"; fi
-)SH";
+                    "M=" + shellQuote(kPersistMarker) + "\nROUTER=" + shellQuote(router) +
+                    "\nLAYOUT=" + shellQuote(layoutJson) + "\n";
+    p += options.persist.packetSteeringOverride
+             ? variant("OVERRIDE", PersistPlan::Flavor::OpenWrt, true)
+             : std::string("OVERRIDE_T=\nOVERRIDE_S=\n");
+    p += variant("OPENWRT", PersistPlan::Flavor::OpenWrt, false);
+    p += variant("SYSTEMD", PersistPlan::Flavor::Systemd, false);
+    p += router_scripts::kFleetPersistSh;
     f.persist = p;
     return f;
 }

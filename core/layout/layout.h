@@ -6,7 +6,7 @@
 // interface and index.
 #pragma once
 
-#include "core/cpumask.h"
+#include "core/base/cpumask.h"
 
 #include <cstdint>
 #include <optional>

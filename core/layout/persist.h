@@ -22,8 +22,8 @@
 // what persist added and restores /etc/sysupgrade.conf byte for byte.
 #pragma once
 
-#include "core/conflicts.h"
 #include "core/layout/resolve.h"
+#include "core/model/conflicts.h"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/layout/layout.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 namespace coresteer {
 

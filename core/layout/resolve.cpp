@@ -1,6 +1,6 @@
 #include "core/layout/resolve.h"
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 #include <algorithm>
 #include <map>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/layout/layout.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <map>
 #include <optional>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/live/sample.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 #include "core/live/demoload.h"
 
-#include "core/cpumask.h"
-#include "core/interrupts.h"
-#include "core/procstat.h"
-#include "core/text.h"
+#include "core/base/cpumask.h"
+#include "core/base/text.h"
+#include "core/kernel/interrupts.h"
+#include "core/kernel/procstat.h"
 
 #include <algorithm>
 #include <cmath>

@@ -12,7 +12,7 @@
 // The real sampler reads the files it writes, so everything downstream is the product's code.
 #pragma once
 
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <map>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "core/live/recording.h"
 
-#include "core/capture.h"
-#include "core/text.h"
+#include "core/base/text.h"
+#include "core/collect/capture.h"
 
 #include <algorithm>
 #include <cmath>

@@ -23,10 +23,10 @@
 // name the line, and bounded in size.
 #pragma once
 
+#include "core/base/text.h"
 #include "core/live/latency.h"
 #include "core/live/sample.h"
 #include "core/live/stream.h"
-#include "core/text.h"
 
 #include <cstdint>
 #include <memory>

@@ -7,9 +7,9 @@
 // huge one; CPUs that went offline or came online are left out until both samples have them.
 #pragma once
 
-#include "core/diagnostics.h"
-#include "core/interrupts.h"
-#include "core/procstat.h"
+#include "core/base/diagnostics.h"
+#include "core/kernel/interrupts.h"
+#include "core/kernel/procstat.h"
 
 #include <cstdint>
 #include <optional>

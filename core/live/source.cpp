@@ -1,6 +1,6 @@
 #include "core/live/source.h"
 
-#include "core/log.h"
+#include "core/base/log.h"
 #include "core/ssh/session.h"
 
 #include <chrono>

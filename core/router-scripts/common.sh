@@ -6,6 +6,8 @@
 #   digits WORD   0 when WORD is a decimal number of at most 10 digits
 #   status_field FILE FIELD
 #                 the first word of a /proc/PID/status field, into $sf
+#   each_line TEXT FUNCTION
+#                 FUNCTION with the tab-separated fields of every line of TEXT, in order; no fork
 #   kthread PID   0 when the process is a kernel thread (its parent is kthreadd, PID 2): a user
 #                 process may call itself "napi/eth0-8193", only the kernel's threads have PPid 2
 
@@ -46,4 +48,23 @@ status_field() {
 # kthread PID: the process is a kernel thread (its parent is kthreadd, PID 2).
 kthread() {
     digits "$1" && status_field "/proc/$1/status" PPid && [ "$sf" = 2 ]
+}
+
+each_line() {
+    el_rest=$1
+    el_fn=$2
+    while [ -n "$el_rest" ]; do
+        el_line=${el_rest%%"$NL"*}
+        el_rest=${el_rest#"$el_line"}
+        el_rest=${el_rest#"$NL"}
+        [ -n "$el_line" ] || continue
+        el_ifs=$IFS
+        IFS=$TAB
+        set -f
+        # shellcheck disable=SC2086 # the fields of the line
+        set -- $el_line
+        IFS=$el_ifs
+        set +f
+        "$el_fn" "$@"
+    done
 }

@@ -16,6 +16,25 @@ extern const std::string_view kStateDirSh;
 // check for a pending apply, the keys and values restore may write, getv, setv, restore, arm and
 // claim. Used by the apply, settle and fleet scripts and by the revert job.
 extern const std::string_view kRevertStateSh;
+// After kRevertStateSh: the runtime apply, over WRITES ("key<TAB>value" lines), SECS, T, ID.
+extern const std::string_view kApplySh;
+// After kRevertStateSh: confirm or revert (ACTION) the pending apply.
+extern const std::string_view kSettleSh;
+// export ansible: the board check (R, BOARD), the apply (after kRevertStateSh, kBoardCheckSh
+// and ROUTER) and the persist (after kBoardCheckSh, ROUTER, LAYOUT and the install scripts).
+extern const std::string_view kBoardCheckSh;
+extern const std::string_view kFleetApplySh;
+extern const std::string_view kFleetPersistSh;
+// The persisted apply script's body (after kCommonSh, kStateDirSh and the layout as data), and
+// the awk that finds IRQs by action name and rank in /proc/interrupts.
+extern const std::string_view kRouterApplySh;
+extern const std::string_view kFindIrqsAwk;
+// persist and unpersist: uninstall, stage, link, unchanged, keep_sysupgrade, move_in, ...
+extern const std::string_view kPersistInstallSh;
+// The collector script's functions (the walk over the spec follows them, collect_remote.h).
+extern const std::string_view kCollectSh;
+// The live sampler (stream.h). It holds no single quote: it travels inside one.
+extern const std::string_view kSamplerAwk;
 // The revert job's body (after kRevertStateSh), run as `/bin/sh $D/revert.sh ID SECONDS`.
 extern const std::string_view kRevertJobSh;
 

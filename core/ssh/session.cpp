@@ -1,8 +1,9 @@
 #include "core/ssh/session.h"
 
-#include "core/log.h"
+#include "core/base/log.h"
 
-#include "core/text.h"
+#include "core/base/shell.h"
+#include "core/base/text.h"
 
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
@@ -140,29 +141,6 @@ struct Session::Impl {
         return 0;
     }
 };
-
-std::string shellQuote(std::string_view s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\0')
-            continue;
-        if (c == '\'')
-            out += "'\\''";
-        else
-            out += c;
-    }
-    out += "'";
-    return out;
-}
-
-std::string randomToken(std::string_view prefix) {
-    std::random_device rd;
-    static const char* hex = "0123456789abcdef";
-    std::string t(prefix);
-    for (int i = 0; i < 32; ++i)
-        t += hex[rd() % 16];
-    return t;
-}
 
 Session::Session(Target target, Prompter& prompter)
     : m_target(std::move(target)), m_prompter(prompter), m_impl(std::make_unique<Impl>()) {

@@ -154,12 +154,4 @@ private:
     std::uint64_t m_payloadIn = 0, m_payloadOut = 0;
 };
 
-// Single-quotes `s` for a POSIX shell. Never fails: NUL bytes cannot occur in the names we
-// quote (the kernel forbids them), and are dropped if they do.
-std::string shellQuote(std::string_view s);
-
-// A random delimiter for one remote script run ("@@cs" + 32 hex digits): the router's files
-// cannot know it in advance, so they cannot fake the framing.
-std::string randomToken(std::string_view prefix);
-
 } // namespace coresteer::ssh

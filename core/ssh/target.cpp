@@ -1,6 +1,6 @@
 #include "core/ssh/target.h"
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 #include <algorithm>
 #include <cstdlib>

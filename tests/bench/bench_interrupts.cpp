@@ -7,8 +7,8 @@
 // synthetic table a parse at least 5 times as fast as awk (awk's time / the parse's time).
 // MB means 10^6 bytes in the summary; Google Benchmark's table counts bytes_per_second in
 // units of 1024 ("430M/s" there is 430 MiB/s).
-#include "core/diagnostics.h"
-#include "core/interrupts.h"
+#include "core/base/diagnostics.h"
+#include "core/kernel/interrupts.h"
 #include "tests/bench/bench_summary.h"
 
 #include <benchmark/benchmark.h>

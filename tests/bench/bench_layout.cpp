@@ -1,6 +1,6 @@
 // Layout work on the client: plan, resolve and the generated router scripts, on the smallest
 // and the largest seed boards (a 4-core IPQ4019 and a 96-CPU x86 server with 4 multiqueue NICs).
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/apply.h"
 #include "core/layout/fleet.h"
 #include "core/layout/persist.h"

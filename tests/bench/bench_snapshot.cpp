@@ -8,12 +8,12 @@
 // Targets: 80 000 x 4 and 4 096 x 256 each in at most 300 ms, and 80 000 rows at most 10 times
 // the time of 10 000 (linear is 8). Also printed, without a target: the text and the JSON of the
 // 80 000-row snapshot, and plan + resolve on it.
-#include "core/bundle.h"
+#include "core/collect/bundle.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
-#include "core/snapshot.h"
-#include "core/snapshot_json.h"
-#include "core/snapshot_text.h"
+#include "core/model/snapshot.h"
+#include "core/model/snapshot_json.h"
+#include "core/model/snapshot_text.h"
 #include "tests/bench/bench_summary.h"
 
 #include <benchmark/benchmark.h>

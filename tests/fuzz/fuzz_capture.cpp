@@ -3,7 +3,7 @@
 // paths, kinds and link targets, as anyone may pass materialize(). Either way nothing reaches
 // beyond the directory: a directory beside it keeps the one file it had, and nothing else
 // appears beside them.
-#include "core/capture.h"
+#include "core/collect/capture.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

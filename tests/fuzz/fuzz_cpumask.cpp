@@ -1,5 +1,5 @@
 // Both mask formats, and the round-trip properties the rest of coresteer relies on.
-#include "core/cpumask.h"
+#include "core/base/cpumask.h"
 
 #include <cstdlib>
 

@@ -2,8 +2,8 @@
 // with fuzzed names, notes and reasons must stay printable ASCII and newlines (no byte a YAML
 // reader takes for a line break), and the terminal's escaping must leave no control and no
 // invalid UTF-8.
+#include "core/base/utf8.h"
 #include "core/layout/fleet.h"
-#include "core/utf8.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

@@ -1,5 +1,5 @@
-#include "core/interrupts.h"
-#include "core/interrupts_fixed.h"
+#include "core/kernel/interrupts.h"
+#include "core/kernel/interrupts_fixed.h"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-#include "core/procstat.h"
+#include "core/kernel/procstat.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     coresteer::Diagnostics d;

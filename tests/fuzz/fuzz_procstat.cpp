@@ -1,4 +1,4 @@
-#include "core/procstat.h"
+#include "core/kernel/procstat.h"
 
 #include <cstdlib>
 

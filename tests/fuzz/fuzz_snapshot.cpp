@@ -2,15 +2,15 @@
 // buildSnapshot() and both printers, and every JSON writer over what the router named: the
 // snapshot, the plan, the current layout, the layout persisted on the router and a preset. Each
 // document must parse as JSON, and a valid UTF-8 name must come back byte for byte.
-#include "core/bundle.h"
-#include "core/json_text.h"
+#include "core/base/json_text.h"
+#include "core/collect/bundle.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
-#include "core/snapshot.h"
-#include "core/snapshot_json.h"
-#include "core/snapshot_text.h"
+#include "core/model/snapshot.h"
+#include "core/model/snapshot_json.h"
+#include "core/model/snapshot_text.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

@@ -4,12 +4,14 @@
 // separate OpenSSH command, not through coresteer. Runs inside its own network namespace
 // (netns.sh), booting the router once for all tests.
 #include "../unit/board_expect.h"
-#include "core/collect_remote.h"
+#include "core/base/shell.h"
+#include "core/collect/collect_remote.h"
+#include "core/kernel/procstat.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/live/source.h"
-#include "core/procstat.h"
-#include "core/snapshot_detail.h"
+#include "core/model/snapshot_detail.h"
+#include "core/router/router.h"
 #include "core/ssh/session.h"
 #ifdef CORESTEER_VM_UI
 #include "ui/applydialog.h"
@@ -56,7 +58,7 @@ std::map<std::string, std::string> g_baseline; // every mask file of the guest a
 std::string g_sysupgrade;                      // /etc/sysupgrade.conf after boot
 
 std::string quote(const std::string& s) {
-    return ssh::shellQuote(s);
+    return shellQuote(s);
 }
 
 // Runs `cmd` on the router through OpenSSH; stdout, and the exit status in *rc.

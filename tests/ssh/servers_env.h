@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../unit/board_expect.h"
-#include "core/snapshot_detail.h"
+#include "core/model/snapshot_detail.h"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,15 @@
 // SSH against a real OpenSSH sshd and a real dropbear on 127.0.0.1 (tests/ssh/servers.sh).
-#include "core/collect_local.h"
-#include "core/collect_remote.h"
+#include "core/collect/collect_local.h"
+#include "core/collect/collect_remote.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/live/source.h"
 #include "core/live/stream.h"
-#include "core/snapshot_detail.h"
-#include "core/snapshot_json.h"
+#include "core/model/snapshot_detail.h"
+#include "core/model/snapshot_json.h"
+#include "core/router/router.h"
 #include "core/ssh/session.h"
 #include "servers_env.h"
 
@@ -572,9 +573,13 @@ TEST_P(Ssh, ConnectionKilledMidApplyTheRouterRevertsByItself) {
     // Stall after the first write, as a slow router would, and drop the connection there. The
     // shell goes on to its end; the timer, due after 5 s, waits for it (they take turns on the
     // state lock) and then restores everything.
-    const auto firstWrite = script.script.find("\nw '") + 1;
-    const auto eol = script.script.find('\n', firstWrite);
-    script.script.insert(eol + 1, "sleep 8\n");
+    const std::string marker = "\nw() {\n";
+    const auto at = script.script.find(marker);
+    ASSERT_NE(at, std::string::npos);
+    script.script.insert(
+        at + marker.size(),
+        "    [ -z \"${wrote:-}\" ] || [ -n \"${slept:-}\" ] || { slept=1; sleep 8; }\n"
+        "    wrote=1\n");
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         s.requestStop();

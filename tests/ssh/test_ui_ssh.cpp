@@ -2,10 +2,10 @@
 // user would: edit the grid, recommend, apply, keep or let it revert, make persistent; a changed
 // host key; a router that never answers, and the Cancel button.
 #include "../unit/live_ticks.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/live/demoload.h"
 #include "core/live/recording.h"
-#include "core/snapshot_detail.h"
+#include "core/model/snapshot_detail.h"
 #include "servers_env.h"
 #include "ui/applydialog.h"
 #include "ui/comparedialog.h"

@@ -1,7 +1,7 @@
 // The apply and settle scripts, run by real shells on copies of the board fixtures (never the
 // build machine's /proc or /sys).
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/apply.h"
 #include "core/layout/planner.h"
 
@@ -475,7 +475,7 @@ TEST_P(ApplyScriptTest, TimerWaitsForAnApplyStillWriting) {
     ASSERT_GE(writes.size(), 2u);
     auto s = makeApplyScript(writes, m_root.string(), {5, true});
     // The apply stalls for 7 s between arming the timer and writing.
-    const std::string marker = "printf '%s A 5\\n' \"$T\"\n";
+    const std::string marker = "printf '%s A %s\\n' \"$T\" \"$SECS\"\n";
     const auto at = s.script.find(marker);
     ASSERT_NE(at, std::string::npos);
     s.script.insert(at + marker.size(), "sleep 7\n");

@@ -1,9 +1,9 @@
 // Every board fixture: the snapshot shows what the board's EXPECT file says.
 #include "board_expect.h"
-#include "core/collect_local.h"
-#include "core/snapshot.h"
-#include "core/snapshot_json.h"
-#include "core/snapshot_text.h"
+#include "core/collect/collect_local.h"
+#include "core/model/snapshot.h"
+#include "core/model/snapshot_json.h"
+#include "core/model/snapshot_text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // Captures: a router's collected files in one file, read back by the collector's own parser, and
 // laid out as a tree that the local collector reads to the same snapshot.
 #include "board_expect.h"
-#include "core/capture.h"
-#include "core/collect_local.h"
+#include "core/base/text.h"
+#include "core/collect/capture.h"
+#include "core/collect/collect_local.h"
 #include "core/live/recording.h"
-#include "core/snapshot_json.h"
-#include "core/text.h"
+#include "core/model/snapshot_json.h"
 
 #include <gtest/gtest.h>
 

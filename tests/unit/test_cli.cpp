@@ -1,7 +1,7 @@
 // coresteer-cli snapshot: exit codes, JSON, and the real binary on this machine's own root.
 #include "board_expect.h"
-#include "core/capture.h"
-#include "core/cli.h"
+#include "cli/cli.h"
+#include "core/collect/capture.h"
 #include "core/live/recording.h"
 
 #include <gtest/gtest.h>

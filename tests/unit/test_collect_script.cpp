@@ -1,10 +1,10 @@
 // The collector script, run by real shells (dash, BusyBox ash, bash) over every board fixture,
 // gives exactly the bundle that the local collector reads.
 #include "board_expect.h"
-#include "core/collect_local.h"
-#include "core/collect_remote.h"
-#include "core/snapshot.h"
-#include "core/snapshot_json.h"
+#include "core/collect/collect_local.h"
+#include "core/collect/collect_remote.h"
+#include "core/model/snapshot.h"
+#include "core/model/snapshot_json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/cpumask.h"
+#include "core/base/cpumask.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // saturates a LITTLE core near 1 Gb/s, and moving receive work to the big cores (as Recommend
 // does) lifts the throughput, all in a private copy of the fixture.
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/live/demoload.h"
 #include "core/live/source.h"
 

@@ -2,11 +2,11 @@
 // playbook: PyYAML, `ansible-playbook --syntax-check --list-hosts`, and `ansible-playbook` itself
 // with a local connection into fixture copies (never this machine's /proc or /sys).
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/base/sha256.h"
+#include "core/base/utf8.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
-#include "core/sha256.h"
-#include "core/utf8.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
-#include "core/interrupts.h"
-#include "core/interrupts_fixed.h"
-#include "core/text.h"
+#include "core/base/text.h"
+#include "core/kernel/interrupts.h"
+#include "core/kernel/interrupts_fixed.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/inventory.h"
+#include "cli/inventory.h"
 
 #include <gtest/gtest.h>
 

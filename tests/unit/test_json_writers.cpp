@@ -2,16 +2,16 @@
 // and U+2028 in IRQ action names, interface names, hostnames and board names (from a fixture
 // root), and in a preset file's name, note and why. Every document parses as JSON, valid names
 // come back byte for byte, and nothing aborts: not the writers, not the CLI.
-#include "core/capture.h"
-#include "core/collect_local.h"
-#include "core/json_text.h"
+#include "core/base/json_text.h"
+#include "core/collect/capture.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "core/live/recording.h"
 #include "core/live/source.h"
-#include "core/snapshot_json.h"
+#include "core/model/snapshot_json.h"
 #include "hostile_names.h"
 
 #include <gtest/gtest.h>

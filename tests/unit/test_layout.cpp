@@ -1,6 +1,6 @@
 // Layouts: JSON files read strictly, and resolved against board snapshots into exact writes.
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/resolve.h"
 

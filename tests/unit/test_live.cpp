@@ -1,7 +1,7 @@
 // The live sampler: rates between two samples, and the awk that runs on the router (BusyBox awk
 // and mawk here, on a copy of a board's /proc) with the decoder that rebuilds its files.
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/live/bottleneck.h"
 #include "core/live/history.h"
 #include "core/live/latency.h"

@@ -3,13 +3,13 @@
 // (taskset, ethtool) exist only on a live router; under a fixture root they are refused and
 // never run, which these tests check with commands that leave a trace if they ever run.
 #include "board_expect.h"
-#include "core/collect_local.h"
-#include "core/collect_remote.h"
+#include "core/collect/collect_local.h"
+#include "core/collect/collect_remote.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
-#include "core/snapshot_json.h"
+#include "core/model/snapshot_json.h"
 
 #include <gtest/gtest.h>
 
@@ -197,8 +197,8 @@ TEST_F(ThreadedNapi, PersistedScriptPinsByNameAndSkipsUnderAFixtureRoot) {
     ASSERT_TRUE(p) << error;
     const auto script = makeRouterApplyScript(p->layout, snap, {});
     // By name, since the PIDs of the next boot are not known.
-    EXPECT_NE(script.find("    n 'eth1' 30\n"), std::string::npos);
-    EXPECT_NE(script.find("    c 'eth1' 64\n"), std::string::npos);
+    EXPECT_NE(script.find("eth1\tnapi\t30\n"), std::string::npos);
+    EXPECT_NE(script.find("eth1\tusecs\t64\n"), std::string::npos);
     EXPECT_NE(script.find("\"napi/$1-\"*)"), std::string::npos);
     std::ofstream(m_dir / "hotplug") << script;
     const std::string cmd = "PATH='" + (m_dir / "bin").string() + ":" + std::getenv("PATH") +

@@ -2,15 +2,15 @@
 // BusyBox ash (OpenWrt's shell) on copies of the board fixtures, never the build machine's own
 // /proc, /sys or /etc.
 #include "board_expect.h"
-#include "core/collect_local.h"
-#include "core/conflicts.h"
+#include "core/base/text.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/apply.h"
 #include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
-#include "core/snapshot_detail.h"
-#include "core/text.h"
+#include "core/model/conflicts.h"
+#include "core/model/snapshot_detail.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

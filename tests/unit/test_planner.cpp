@@ -1,6 +1,6 @@
 // The planner on the seed boards: it must reproduce the published hand layouts.
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"

@@ -6,7 +6,7 @@
 // /proc/interrupts (not through the preset's selectors), so a wrong action name or rank in a
 // preset shows up as a write to the wrong IRQ.
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/resolve.h"
 

@@ -1,7 +1,7 @@
 // Parses every public /proc capture in ../shared/fixtures-raw and checks the IRQs its notes name.
 #include "board_expect.h"
-#include "core/interrupts.h"
-#include "core/procstat.h"
+#include "core/kernel/interrupts.h"
+#include "core/kernel/procstat.h"
 
 #include <gtest/gtest.h>
 

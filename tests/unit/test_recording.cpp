@@ -1,13 +1,13 @@
 // Recordings: what is written reads back and replays to the same rates as live; a broken file
 // is refused with its line; summaries, CSV and the before/after comparison say what happened.
 #include "board_expect.h"
-#include "core/capture.h"
-#include "core/collect_local.h"
+#include "core/collect/capture.h"
+#include "core/collect/collect_local.h"
 #include "core/live/demoload.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "core/live/source.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The root reader over hand-made trees: partial roots, unreadable and hostile files.
-#include "core/bundle.h"
-#include "core/collect_local.h"
-#include "core/snapshot.h"
-#include "core/snapshot_json.h"
+#include "core/collect/bundle.h"
+#include "core/collect/collect_local.h"
+#include "core/model/snapshot.h"
+#include "core/model/snapshot_json.h"
 
 #include <gtest/gtest.h>
 

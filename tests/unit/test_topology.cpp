@@ -1,4 +1,4 @@
-#include "core/topology.h"
+#include "core/kernel/topology.h"
 
 #include <gtest/gtest.h>
 

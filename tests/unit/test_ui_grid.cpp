@@ -1,7 +1,7 @@
 // The mask grid model: rows per interface, current and pending masks, edits, the planner's
 // layout shown as pending and turned back into a layout, updates that keep pending edits.
 #include "board_expect.h"
-#include "core/collect_local.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "ui/maskgridmodel.h"

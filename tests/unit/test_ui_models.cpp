@@ -1,8 +1,8 @@
 // The Qt models over every board fixture, checked by QAbstractItemModelTester; the main window
 // loading a fixture on its worker thread.
 #include "board_expect.h"
-#include "core/capture.h"
-#include "core/collect_local.h"
+#include "core/collect/capture.h"
+#include "core/collect/collect_local.h"
 #include "core/layout/layout_json.h"
 #include "core/live/recording.h"
 #include "hostile_names.h"

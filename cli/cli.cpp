@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/cli.h"
+
+#include "cli/verbs.h"
+
+#include "cli/inventory.h"
+#include "cli/terminal_prompter.h"
+#include "core/base/json_text.h"
+#include "core/base/log.h"
+#include "core/base/text.h"
+#include "core/base/utf8.h"
+#include "core/collect/capture.h"
+#include "core/layout/apply.h"
+#include "core/layout/fleet.h"
+#include "core/layout/layout_json.h"
+#include "core/layout/persist.h"
+#include "core/layout/planner.h"
+#include "core/layout/resolve.h"
+#include "core/live/recording.h"
+#include "core/live/source.h"
+#include "core/model/snapshot_json.h"
+#include "core/model/snapshot_text.h"
+#include "core/router/router.h"
+
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+namespace coresteer {
+
+using namespace cli;
+
+namespace {
+
+constexpr const char* kDescription =
+    R"(coresteer-cli: read, plan, apply and watch a Linux router's interrupt and packet steering.
+
+TARGET is --root DIR (a /proc and /sys tree on this machine; "/" for this machine itself) or
+ssh://[user@]host[:port] or an ssh_config alias (a router; --root DIR is then a directory on
+the router, default /). `coresteer-cli COMMAND --help` describes a command; `man coresteer-cli`
+describes them all.
+)";
+
+constexpr const char* kExitCodes =
+    R"(exit codes: 0 ok, 1 partial (see the warnings; for diff: targets that cannot apply; for
+            confirm and revert: nothing was pending), 2 unusable input, bad usage or a
+            connection error)";
+
+} // namespace
+
+int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::ostream& plainErr) {
+    // What a person reads passes through terminalSafe: names and messages from a router or a
+    // file cannot drive the user's terminal. JSON goes out as it is (its escapes are its own).
+    utf8::TerminalSafeStream err(plainErr), textOut(plainOut);
+    std::ostream* outp = &textOut;
+    std::ostream& out = textOut;
+    CLI::App app{kDescription, "coresteer-cli"};
+    app.footer(kExitCodes);
+    app.set_help_flag("-h,--help", "this text, or a command's");
+    app.set_version_flag("--version", "coresteer-cli " CORESTEER_VERSION, "the version");
+    app.require_subcommand(1, 1);
+    app.get_formatter()->column_width(34);
+    bool verbose = false;
+    app.add_flag("-v,--verbose", verbose,
+                 "say what happens: coresteer.ssh, .collect, .apply, .persist, .live, .fleet");
+    app.fallthrough(); // --verbose after the command too
+
+    Options o;
+    // The options every command that works on a router takes, and its words.
+    auto target = [&](CLI::App* c, const std::string& words, bool json = true) {
+        c->add_option("--root", o.root, "a /proc and /sys tree here; over SSH one on the router")
+            ->type_name("DIR");
+        c->add_option("--known-hosts", o.knownHosts,
+                      "another known_hosts file, for the router and every ProxyJump host")
+            ->type_name("FILE");
+        c->add_option("-i,--identity", o.identity, "a private key to try")->type_name("FILE");
+        c->add_option("-F,--ssh-config", o.sshConfig, "another ssh_config file (none: none)")
+            ->type_name("FILE");
+        c->add_flag("--accept-new-host-key", o.acceptNew,
+                    "trust a host key seen for the first time, a jump host's too (never a "
+                    "changed one)");
+        if (json)
+            c->add_flag("--json", o.json, "answer in JSON");
+        c->add_option("arguments", o.positional, words)->type_name("");
+    };
+    struct Verb {
+        const char* name;
+        const char* help;
+        const char* detail;
+        const char* words;
+        std::size_t positionals;
+        int (*run)(const Options&, std::ostream&, std::ostream&);
+    };
+    const Verb verbs[] = {
+        {"snapshot", "the CPU, IRQ and queue layout, in one SSH command", "", "TARGET", 0,
+         &snapshotCommand},
+        {"capture", "save what a snapshot reads into one FILE (for a bug report)",
+         "The app opens a capture read-only (Router > Open capture).", "TARGET FILE", 1,
+         &captureCommand},
+        {"plan", "a proposed layout with a reason for every choice",
+         "--json prints a layout file that diff, apply and persist take as it is.", "TARGET", 0,
+         &planCommand},
+        {"diff", "what LAYOUT would change on TARGET", "LAYOUT is a layout or a preset file.",
+         "TARGET LAYOUT", 1, &diffCommand},
+        {"apply", "write LAYOUT now, with an automatic revert unless confirmed",
+         "The old values are kept first, and a revert job on the router restores them after\n"
+         "--revert-after seconds unless confirmed; apply confirms by itself over a new connection\n"
+         "unless --no-confirm. Several TARGETs, or --inventory: N routers at a time, one line per\n"
+         "router. Exit 0 all applied, 1 some targets refused or not applicable, 2 nothing\n"
+         "written (the worst of the routers').",
+         "TARGET... LAYOUT", 1, &applyCommand},
+        {"confirm", "keep what the last apply wrote (cancels the revert)", "", "TARGET", 0,
+         &confirmCommand},
+        {"revert", "restore what the last apply replaced, now", "", "TARGET", 0, &revertCommand},
+        {"persist", "make LAYOUT come back at every boot and interface event",
+         "OpenWrt gets /etc/hotplug.d/net/95-coresteer (kept by /etc/sysupgrade.conf), other\n"
+         "Linux a systemd unit and a udev rule. The running values do not change (apply does\n"
+         "that). Exit 1 when a conflict remains (packet steering, irqbalance).",
+         "TARGET LAYOUT", 1, &persistCommand},
+        {"unpersist", "remove everything persist wrote", "", "TARGET", 0, &unpersistCommand},
+        {"monitor", "live per-core load, IRQ rates and throughput",
+         "Over one SSH channel; --csv prints \"uptime,metric,target,cpu,value\" rows, --json one\n"
+         "object per sample.",
+         "TARGET", 0, &monitorCommand},
+    };
+    const Verb* chosen = nullptr;
+    for (const auto& v : verbs) {
+        auto* c = app.add_subcommand(v.name, v.help);
+        if (*v.detail)
+            c->footer(v.detail);
+        target(c, v.words);
+        c->callback([&chosen, &v] { chosen = &v; });
+        const std::string name = v.name;
+        if (name == "apply") {
+            c->add_option("--revert-after", o.revertAfter,
+                          "seconds until the router restores the old values (60)")
+                ->check(CLI::Range(5, 86400))
+                ->type_name("S");
+            auto* noConfirm =
+                c->add_flag("--no-confirm", o.noConfirm, "leave the confirm to `confirm`");
+            c->add_flag("--no-revert", o.noRevert, "arm no revert job")->excludes(noConfirm);
+            c->add_option("--inventory", o.inventory, "the routers of an Ansible INI inventory")
+                ->type_name("FILE");
+            c->add_option("--inventory-group", o.inventoryGroup, "only the hosts of this group")
+                ->type_name("G");
+            c->add_option("--parallel", o.parallel, "routers at a time (default 4)")
+                ->check(CLI::Range(1, 64))
+                ->type_name("N");
+        } else if (name == "persist") {
+            c->add_flag("--no-packet-steering-override", o.noSteeringOverride,
+                        "leave OpenWrt's packet steering service as it is");
+            c->add_flag("--disable-irqbalance", o.disableIrqbalance,
+                        "stop and disable irqbalance (unpersist enables it again)");
+        } else if (name == "monitor") {
+            c->add_option("--rate", o.rate, "samples a second, 1 to 20 (default 10)")
+                ->check(CLI::Range(1, 20))
+                ->type_name("HZ");
+            c->add_option("--duration", o.duration, "seconds (default 10; 0 until interrupted)")
+                ->check(CLI::Range(0.0, 7.0 * 86400))
+                ->type_name("S");
+            auto* csv = c->add_flag("--csv", o.csv, "\"uptime,metric,target,cpu,value\" rows");
+            c->get_option("--json")->excludes(csv);
+            c->add_option("--record", o.record,
+                          "save the snapshot, the layout in force and every sample in FILE, a "
+                          "recording the app replays")
+                ->type_name("FILE");
+        }
+    }
+
+    // preset save TARGET FILE | preset load FILE TARGET
+    auto* preset = app.add_subcommand("preset", "save a layout as a preset; what one would change");
+    preset->require_subcommand(1, 1);
+    std::string presetVerb;
+    for (const char* what : {"save", "load"}) {
+        auto* c = preset->add_subcommand(what, std::string(what) == "save"
+                                                   ? "save TARGET's current layout as a preset file"
+                                                   : "what a preset would change on TARGET");
+        target(c, std::string(what) == "save" ? "TARGET FILE" : "FILE TARGET");
+        c->callback([&presetVerb, what] { presetVerb = what; });
+    }
+
+    // recording summary FILE | csv FILE | compare BEFORE AFTER
+    auto* recording = app.add_subcommand("recording", "read recordings (monitor --record)");
+    recording->require_subcommand(1, 1);
+    std::string recordingVerb;
+    std::vector<std::string> files;
+    bool recordingJson = false;
+    for (const auto& [what, help, words] :
+         {std::tuple{"summary", "per-core peak and mean load, throughput and the bufferbloat grade",
+                     "FILE"},
+          std::tuple{"csv", "one CSV row per sample", "FILE"},
+          std::tuple{"compare", "two recordings side by side", "BEFORE AFTER"}}) {
+        auto* c = recording->add_subcommand(what, help);
+        c->add_option("files", files, words)->required();
+        if (std::string(what) == "summary")
+            c->add_flag("--json", recordingJson, "answer in JSON");
+        c->callback([&recordingVerb, w = what] { recordingVerb = w; });
+    }
+
+    // export ansible --preset FILE
+    auto* exp = app.add_subcommand("export", "hand a layout to another tool");
+    exp->require_subcommand(1, 1);
+    auto* ansible = exp->add_subcommand("ansible", "an Ansible playbook for a fleet of routers");
+    ansible->footer(
+        "Raw tasks only (the routers need no Python): the playbook applies FILE with the\n"
+        "automatic revert, confirms it and persists it on every host of the group, resolved on\n"
+        "each router. A second run changes nothing. Host variables: coresteer_root,\n"
+        "coresteer_revert_after, coresteer_any_board, coresteer_persist.");
+    std::string presetFile, output;
+    FleetOptions fo;
+    bool exportAnsible = false;
+    ansible->add_option("--preset,--layout", presetFile, "a preset or layout file")
+        ->required()
+        ->type_name("FILE");
+    ansible->add_option("--inventory-group", fo.group, "the hosts (default routers)")
+        ->type_name("G");
+    ansible->add_option("-o,--output", output, "write the playbook to FILE, not to stdout")
+        ->type_name("FILE");
+    bool noOverride = false;
+    ansible->add_flag("--no-packet-steering-override", noOverride,
+                      "leave OpenWrt's packet steering service as it is");
+    ansible->add_flag("--disable-irqbalance", fo.persist.disableIrqbalance,
+                      "stop and disable irqbalance");
+    ansible->callback([&exportAnsible] { exportAnsible = true; });
+
+    if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+        const auto subs =
+            app.get_subcommands([&](CLI::App* c) { return c->get_name() == args[0]; });
+        if (subs.empty())
+            return usageError(err, "unknown command '" + args[0] + "'");
+    }
+    try {
+        std::vector<std::string> reversed(args.rbegin(), args.rend());
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        out << app.help();
+        return 0;
+    } catch (const CLI::CallForVersion& e) {
+        out << e.what() << "\n";
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        if (args.empty())
+            return usageError(err, "no command");
+        return usageError(err, e.what());
+    }
+
+    // --verbose: every category, on stderr, one line each (apply's workers write in parallel).
+    struct Quiet {
+        ~Quiet() {
+            log::setSink(nullptr);
+            for (auto* const* c = log::categories(); *c; ++c)
+                (*c)->enabled = false;
+        }
+    } quiet;
+    if (verbose) {
+        auto lock = std::make_shared<std::mutex>();
+        log::setSink([&err, lock](const log::Category& c, std::string_view m) {
+            const std::lock_guard guard(*lock);
+            err << "coresteer-cli: [" << c.name << "] " << m << "\n" << std::flush;
+        });
+        for (auto* const* c = log::categories(); *c; ++c)
+            (*c)->enabled = true;
+    }
+    if (o.json || recordingJson) {
+        textOut.flush();
+        outp = &plainOut;
+    }
+    if (!presetVerb.empty())
+        return presetCommand(presetVerb, o, *outp, err);
+    if (!recordingVerb.empty())
+        return recordingCommand(recordingVerb, files, recordingJson, *outp, err);
+    if (exportAnsible) {
+        fo.persist.packetSteeringOverride = !noOverride;
+        return exportCommand(presetFile, output, fo, *outp, err);
+    }
+    if (!chosen)
+        return usageError(err, "no command");
+    int code = 2;
+    if (!finishTargets(o, chosen->positionals, err, code))
+        return code;
+    if (chosen->run != &applyCommand && (o.targets.size() > 1 || !o.inventory.empty()))
+        return usageError(err, "only apply takes several targets or an inventory");
+    return chosen->run(o, *outp, err);
+}
+
+} // namespace coresteer

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The live verbs: monitor, and reading recordings.
+#include "cli/verbs.h"
+
+#include "cli/inventory.h"
+#include "cli/terminal_prompter.h"
+#include "core/base/json_text.h"
+#include "core/base/log.h"
+#include "core/base/text.h"
+#include "core/base/utf8.h"
+#include "core/collect/capture.h"
+#include "core/layout/apply.h"
+#include "core/layout/fleet.h"
+#include "core/layout/layout_json.h"
+#include "core/layout/persist.h"
+#include "core/layout/planner.h"
+#include "core/layout/resolve.h"
+#include "core/live/recording.h"
+#include "core/live/source.h"
+#include "core/model/snapshot_json.h"
+#include "core/model/snapshot_text.h"
+#include "core/router/router.h"
+
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+namespace coresteer::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+// Set by SIGINT and SIGTERM: monitor and record end their loop and write what they have.
+std::atomic<bool> g_interrupted{false};
+} // namespace
+
+extern "C" void onInterrupt(int) {
+    g_interrupted.store(true);
+}
+
+// One sample's rates as text, CSV rows or a JSON line.
+void printRates(const Options& o, const Rates& r, const Snapshot& snap, std::ostream& out) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.2f", r.end);
+    if (o.csv) {
+        auto row = [&](const char* metric, const std::string& target, int cpu, double v) {
+            out << t << ',' << metric << ',' << target << ',';
+            if (cpu >= 0)
+                out << cpu;
+            out << ',' << v << '\n';
+        };
+        for (const auto& c : r.cores) {
+            row("busy", "", c.cpu, c.busy());
+            row("user", "", c.cpu, c.user);
+            row("system", "", c.cpu, c.system);
+            row("irq", "", c.cpu, c.irq);
+            row("softirq", "", c.cpu, c.softirq);
+        }
+        for (std::size_t c = 0; c < r.netRx.size(); ++c)
+            if (r.netRx[c] > 0)
+                row("net_rx_softirqs", "", static_cast<int>(c), r.netRx[c]);
+        for (const auto& i : r.irqs)
+            for (std::size_t c = 0; c < i.perCpu.size(); ++c)
+                if (i.perCpu[c] > 0)
+                    row("irq_rate", std::to_string(i.irq), static_cast<int>(c), i.perCpu[c]);
+        for (const auto& n : r.interfaces) {
+            row("rx_bps", n.name, -1, n.rxBitsPerSec);
+            row("tx_bps", n.name, -1, n.txBitsPerSec);
+        }
+        out.flush();
+        return;
+    }
+    if (o.json) {
+        nlohmann::json j;
+        j["uptime"] = r.end;
+        j["seconds"] = r.seconds();
+        j["cores"] = nlohmann::json::array();
+        for (const auto& c : r.cores)
+            j["cores"].push_back({{"cpu", c.cpu},
+                                  {"busy", c.busy()},
+                                  {"user", c.user},
+                                  {"system", c.system},
+                                  {"irq", c.irq},
+                                  {"softirq", c.softirq},
+                                  {"iowait", c.iowait}});
+        j["irqs"] = nlohmann::json::array();
+        for (const auto& i : r.irqs)
+            if (i.total > 0)
+                j["irqs"].push_back({{"irq", i.irq}, {"total", i.total}, {"per_cpu", i.perCpu}});
+        j["interfaces"] = nlohmann::json::array();
+        for (const auto& n : r.interfaces)
+            j["interfaces"].push_back({{"name", n.name},
+                                       {"rx_bps", n.rxBitsPerSec},
+                                       {"tx_bps", n.txBitsPerSec},
+                                       {"rx_pps", n.rxPacketsPerSec},
+                                       {"tx_pps", n.txPacketsPerSec}});
+        out << jsonText(j, -1) << std::endl;
+        return;
+    }
+    out << t << " s ";
+    for (const auto& c : r.cores)
+        out << " cpu" << c.cpu << ' ' << static_cast<int>(c.busy() * 100 + 0.5) << '%';
+    const IrqRate* top = nullptr;
+    for (const auto& i : r.irqs)
+        if (!top || i.total > top->total)
+            top = &i;
+    if (top && top->total > 0) {
+        const auto* row = snap.interrupts.findIrq(top->irq);
+        out << "  | IRQ " << top->irq << ' '
+            << (row && !row->actions.empty() ? text::printable(row->actions.front(), 24) : "")
+            << ' ' << static_cast<long long>(top->total) << "/s";
+    }
+    for (const auto& n : r.interfaces)
+        if (n.rxBitsPerSec + n.txBitsPerSec >= 1e6)
+            out << "  | " << text::printable(n.name, 16) << ' '
+                << static_cast<long long>(n.rxBitsPerSec / 1e6) << '/'
+                << static_cast<long long>(n.txBitsPerSec / 1e6) << " Mb/s";
+    out << std::endl;
+}
+
+int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
+    if (!o.positional.empty())
+        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    auto r = openTarget(o, err);
+    if (!r)
+        return 2;
+    std::string error;
+    // The snapshot names the IRQs in the text output, and starts a recording.
+    Snapshot snap;
+    std::unique_ptr<RecordingWriter> recording;
+    if ((!o.csv && !o.json) || !o.record.empty()) {
+        const auto b = (*r)->collect(&error);
+        if (b)
+            snap = buildSnapshot(*b);
+        else if (!o.record.empty()) {
+            err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+            return 2;
+        }
+        if (!o.record.empty())
+            recording = std::make_unique<RecordingWriter>(
+                RecordingInfo{(*r)->where(), utcTimestamp(), o.rate, writeCapture(*b),
+                              jsonText(toJson(currentLayout(snap)))});
+    }
+    auto src = (*r)->isRemote() ? sshSampleSource(*(*r)->session(), (*r)->root())
+                                : localSampleSource((*r)->root());
+    auto prev = src->next(&error);
+    if (!prev) {
+        err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+        return 2;
+    }
+    const auto clockStart = std::chrono::steady_clock::now();
+    auto seconds = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - clockStart).count();
+    };
+    if (recording)
+        recording->sample(0, src->lastTexts());
+    if (o.csv)
+        out << "uptime,metric,target,cpu,value\n";
+    g_interrupted = false;
+    const auto oldInt = std::signal(SIGINT, onInterrupt);
+    const auto oldTerm = std::signal(SIGTERM, onInterrupt);
+    const auto period = std::chrono::microseconds(1000000 / o.rate);
+    const auto start = std::chrono::steady_clock::now();
+    auto next = start;
+    int failures = 0, samples = 0;
+    while (!g_interrupted.load()) {
+        next = nextTick(next, std::chrono::steady_clock::now(), period);
+        if (o.duration > 0 && next - start > std::chrono::duration<double>(o.duration))
+            break;
+        std::this_thread::sleep_until(next);
+        auto cur = src->next(&error);
+        if (!cur) {
+            err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+            if (recording)
+                recording->gap(seconds());
+            if (++failures >= 3)
+                break;
+            continue;
+        }
+        failures = 0;
+        if (recording)
+            recording->sample(seconds(), src->lastTexts());
+        if (const auto rates = computeRates(*prev, *cur)) {
+            printRates(o, *rates, snap, out);
+            ++samples;
+        }
+        prev = std::move(cur);
+    }
+    std::signal(SIGINT, oldInt);
+    std::signal(SIGTERM, oldTerm);
+    if (!o.csv && !o.json)
+        err << samples << " samples, " << src->bytesIn() << " bytes from the router\n";
+    if (recording && !saveRecording(*recording, o.record, &error)) {
+        err << "coresteer-cli: " << error << "\n";
+        return 2;
+    }
+    return failures >= 3 ? 2 : 0;
+}
+
+int recordingCommand(const std::string& what, const std::vector<std::string>& files, bool json,
+                     std::ostream& out, std::ostream& err) {
+    if (files.size() != (what == "compare" ? 2u : 1u))
+        return usageError(err, "recording needs summary FILE, csv FILE or compare BEFORE AFTER");
+    std::vector<Recording> recs;
+    std::vector<RecordingSummary> sums;
+    for (const auto& f : files) {
+        std::string error;
+        auto rec = loadRecording(f, &error);
+        std::optional<RecordingSummary> sum;
+        if (rec && what != "csv")
+            sum = summarize(*rec, &error);
+        if (!rec || (what != "csv" && !sum)) {
+            err << "coresteer-cli: " << error << "\n";
+            return 2;
+        }
+        recs.push_back(std::move(*rec));
+        if (sum)
+            sums.push_back(std::move(*sum));
+    }
+    if (what == "csv") {
+        std::string error;
+        const auto csv = recordingCsv(recs[0], &error);
+        if (!csv) {
+            err << "coresteer-cli: " << files[0] << ": " << error << "\n";
+            return 2;
+        }
+        out << *csv;
+        return 0;
+    }
+    if (what == "compare") {
+        out << compareSummaries(sums[0], sums[1], fs::path(files[0]).filename().string(),
+                                fs::path(files[1]).filename().string());
+        return 0;
+    }
+    const auto& s = sums[0];
+    const auto& info = recs[0].info;
+    if (json) {
+        nlohmann::json j = {{"label", info.label},
+                            {"started", info.started},
+                            {"hz", info.hz},
+                            {"seconds", s.seconds},
+                            {"ticks", s.ticks},
+                            {"gaps", s.gaps},
+                            {"probes", s.probes},
+                            {"cores", nlohmann::json::array()},
+                            {"interfaces", nlohmann::json::array()}};
+        for (const auto& c : s.cores)
+            j["cores"].push_back({{"cpu", c.cpu},
+                                  {"busy_peak", c.peak},
+                                  {"busy_mean", c.mean},
+                                  {"kernel_peak", c.kernelPeak},
+                                  {"kernel_mean", c.kernelMean}});
+        for (const auto& n : s.interfaces)
+            j["interfaces"].push_back({{"name", n.name},
+                                       {"rx_bps_peak", n.rxPeak},
+                                       {"rx_bps_mean", n.rxMean},
+                                       {"tx_bps_peak", n.txPeak},
+                                       {"tx_bps_mean", n.txMean}});
+        if (s.downMean)
+            j["load_generator"] = {{"down_bps_mean", *s.downMean},
+                                   {"down_bps_peak", *s.downPeak},
+                                   {"up_bps_mean", *s.upMean},
+                                   {"up_bps_peak", *s.upPeak}};
+        if (s.latency)
+            j["latency"] = {{"idle_ms", s.latency->idleMs},
+                            {"loaded_ms", s.latency->loadedMs},
+                            {"increase_ms", s.latency->increaseMs},
+                            {"grade", s.latency->grade},
+                            {"lost", s.latency->lost}};
+        out << jsonText(j) << "\n";
+        return 0;
+    }
+    out << text::printable(info.label, 80) << ", " << text::printable(info.started, 40) << ": "
+        << s.ticks << " samples over " << static_cast<long long>(s.seconds) << " s at " << info.hz
+        << " Hz";
+    if (s.gaps)
+        out << ", " << s.gaps << " gaps";
+    out << "\n";
+    char line[160];
+    for (const auto& c : s.cores) {
+        std::snprintf(line, sizeof line,
+                      "cpu%-4d busy peak %5.1f %%  mean %5.1f %%   irq+softirq+system peak %5.1f "
+                      "%%  mean %5.1f %%\n",
+                      c.cpu, c.peak * 100, c.mean * 100, c.kernelPeak * 100, c.kernelMean * 100);
+        out << line;
+    }
+    for (const auto& n : s.interfaces) {
+        std::snprintf(line, sizeof line,
+                      "%-12s rx peak %8.1f  mean %8.1f Mb/s   tx peak %8.1f  mean %8.1f Mb/s\n",
+                      text::printable(n.name, 12).c_str(), n.rxPeak / 1e6, n.rxMean / 1e6,
+                      n.txPeak / 1e6, n.txMean / 1e6);
+        out << line;
+    }
+    if (s.downMean) {
+        std::snprintf(line, sizeof line,
+                      "load generator: down mean %.1f Mb/s (peak %.1f), up mean %.1f Mb/s (peak "
+                      "%.1f)\n",
+                      *s.downMean / 1e6, *s.downPeak / 1e6, *s.upMean / 1e6, *s.upPeak / 1e6);
+        out << line;
+    }
+    if (s.latency) {
+        std::snprintf(line, sizeof line,
+                      "latency: idle %.1f ms, loaded %.1f ms (+%.1f ms), %d lost: grade %s\n",
+                      s.latency->idleMs, s.latency->loadedMs, s.latency->increaseMs,
+                      s.latency->lost, s.latency->grade.c_str());
+        out << line;
+    } else {
+        out << "latency: not graded (" << s.probes << " probes)\n";
+    }
+    return 0;
+}
+
+} // namespace coresteer::cli

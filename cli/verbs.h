@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What coresteer-cli's verbs share: their options, opening the target, reading its snapshot and a
+// layout file. Internal to cli/: cli.cpp parses the command line and calls the verbs, which live
+// by group in read.cpp (snapshot, capture, plan, diff, preset), change.cpp (apply, confirm,
+// revert, persist, unpersist), live.cpp (monitor, recording) and fleet.cpp (export ansible).
+#pragma once
+
+#include "cli/terminal_prompter.h"
+#include "core/layout/fleet.h"
+#include "core/layout/layout_json.h"
+#include "core/model/snapshot.h"
+#include "core/router/router.h"
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace coresteer::cli {
+
+struct Options {
+    std::string root, target, knownHosts, identity, sshConfig;
+    bool json = false, acceptNew = false, noConfirm = false, noRevert = false;
+    bool noSteeringOverride = false, disableIrqbalance = false, csv = false;
+    int revertAfter = 60, rate = 10;
+    double duration = 10;
+    std::string record;
+    std::vector<std::string> positional; // after the target
+    // apply only: several routers, from the command line and an inventory file.
+    std::vector<std::string> targets; // every TARGET given (target is the first)
+    std::string inventory, inventoryGroup;
+    int parallel = 4;
+};
+
+// A router with the prompter its SSH session asks (the prompter must outlive the router).
+// A router with the prompter its SSH session asks (the prompter must outlive the router).
+struct Opened {
+    std::unique_ptr<ssh::TerminalPrompter> prompter;
+    std::unique_ptr<Router> router;
+    Router* operator->() const { return router.get(); }
+};
+
+struct Acquired {
+    Snapshot snap;
+    std::string where;
+};
+
+// "coresteer-cli: MSG" and the hint to --help on err; returns 2.
+int usageError(std::ostream& err, const std::string& msg);
+// Parses the target options shared by every verb; false after printing a usage error.
+// Sorts the words after the verb: ssh:// words are targets; of the bare words, those beyond what
+// the verb takes (`positionals`) are targets too (ssh_config aliases), first or, with
+// `targetsLast`, last ("preset load FILE alias"). False after printing a usage error.
+bool finishTargets(Options& o, std::size_t positionals, std::ostream& err, int& code,
+                   bool targetsLast = false);
+// Opens the target: connects over SSH, or checks the local root. nullopt after printing why.
+std::optional<Opened> openTarget(const Options& o, std::ostream& err);
+// Reads the snapshot of the target; nullopt after printing the error.
+std::optional<Acquired> acquire(const Options& o, std::ostream& err);
+void printDiagnostics(const Acquired& a, std::ostream& err);
+// The snapshot, with its warnings printed; nullopt when it is unusable (no IRQs or CPUs).
+std::optional<Acquired> acquireUsable(const Options& o, std::ostream& err);
+// A layout file, or a preset file (whose layout is used).
+std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err,
+                                     std::optional<Preset>* preset = nullptr);
+// The LAYOUT argument and the target's snapshot; nullopt after printing the error.
+std::optional<std::pair<Layout, Acquired>> layoutAndTarget(const Options& o, std::ostream& err);
+
+// The verbs. Each returns the exit code.
+int snapshotCommand(const Options& o, std::ostream& out, std::ostream& err);
+int planCommand(const Options& o, std::ostream& out, std::ostream& err);
+int diffCommand(const Options& o, std::ostream& out, std::ostream& err);
+int captureCommand(const Options& o, std::ostream& out, std::ostream& err);
+int presetCommand(const std::string& what, Options o, std::ostream& out, std::ostream& err);
+int applyCommand(const Options& o, std::ostream& out, std::ostream& err);
+int confirmCommand(const Options& o, std::ostream& out, std::ostream& err);
+int revertCommand(const Options& o, std::ostream& out, std::ostream& err);
+int persistCommand(const Options& o, std::ostream& out, std::ostream& err);
+int unpersistCommand(const Options& o, std::ostream& out, std::ostream& err);
+int monitorCommand(const Options& o, std::ostream& out, std::ostream& err);
+int recordingCommand(const std::string& what, const std::vector<std::string>& files, bool json,
+                     std::ostream& out, std::ostream& err);
+int exportCommand(const std::string& presetFile, const std::string& output, const FleetOptions& fo,
+                  std::ostream& out, std::ostream& err);
+
+} // namespace coresteer::cli

@@ -1,0 +1,196 @@
+#include "core/collect/bundle.h"
+
+#include "core/base/text.h"
+
+#include <algorithm>
+
+namespace coresteer {
+
+namespace {
+
+// /etc/config/network holds PPPoE passwords and WireGuard keys, and only its globals section
+// (packet_steering) matters here: the rest never enters a bundle, so no capture or recording
+// carries it.
+std::string uciGlobalsOnly(std::string_view data) {
+    std::string out;
+    bool keep = false;
+    text::LineReader lines(data);
+    std::string_view line;
+    while (lines.next(line)) {
+        const auto t = text::trim(line);
+        if (text::startsWith(t, "config")) {
+            text::Tokenizer tz(t);
+            std::string_view kw, type;
+            tz.next(kw);
+            tz.next(type);
+            keep = kw == "config" &&
+                   (type == "globals" || type == "'globals'" || type == "\"globals\"");
+        }
+        if (keep) {
+            out += line;
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+bool FileBundle::add(std::string path, BundleEntry entry) {
+    if (entry.kind == BundleEntry::Kind::File && path == "etc/config/network")
+        entry.data = uciGlobalsOnly(entry.data);
+    if (m_truncated || m_entries.size() >= kMaxEntries ||
+        m_bytes + entry.data.size() + path.size() > kMaxTotalBytes) {
+        m_truncated = true;
+        return false;
+    }
+    m_bytes += entry.data.size() + path.size();
+    m_entries.insert_or_assign(std::move(path), std::move(entry));
+    return true;
+}
+
+const BundleEntry* FileBundle::get(std::string_view path) const {
+    const auto it = m_entries.find(path);
+    return it == m_entries.end() ? nullptr : &it->second;
+}
+
+const std::string* FileBundle::file(std::string_view path) const {
+    const auto* e = get(path);
+    return e && e->kind == BundleEntry::Kind::File ? &e->data : nullptr;
+}
+
+const std::string* FileBundle::link(std::string_view path) const {
+    const auto* e = get(path);
+    return e && e->kind == BundleEntry::Kind::Link ? &e->data : nullptr;
+}
+
+std::vector<std::string> FileBundle::list(std::string_view path) const {
+    std::vector<std::string> out;
+    const auto* e = get(path);
+    if (!e || e->kind != BundleEntry::Kind::Dir)
+        return out;
+    for (auto name : text::split(e->data, '\n'))
+        if (!name.empty())
+            out.emplace_back(name);
+    return out;
+}
+
+bool matchComponent(std::string_view component, std::string_view name) {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos)
+        return false;
+    if (component.empty())
+        return false;
+    const char last = component.back();
+    if (last != '*' && last != '#')
+        return component == name;
+    const auto prefix = component.substr(0, component.size() - 1);
+    if (!text::startsWith(name, prefix))
+        return false;
+    const auto rest = name.substr(prefix.size());
+    if (last == '*')
+        return !(prefix.empty() && name.front() == '.') && (!prefix.empty() || !rest.empty());
+    return !rest.empty() && std::all_of(rest.begin(), rest.end(), text::isDigit);
+}
+
+const std::vector<CollectPattern>& collectionSpec() {
+    using K = BundleEntry::Kind;
+    constexpr std::uint64_t big = 32ull << 20; // /proc tables: 256 CPUs x 4096 IRQs is ~12 MiB
+    constexpr std::uint64_t attr = 64u << 10;  // sysfs attributes are at most a page or so
+    static const std::vector<CollectPattern> spec = {
+        {"proc/interrupts", K::File, big, true},
+        {"proc/stat", K::File, big, true},
+        {"proc/softirqs", K::File, big, true},
+        {"proc/net/dev", K::File, big, true},
+        {"proc/cpuinfo", K::File, big, false},
+        {"proc/sys/kernel/hostname", K::File, attr, true},
+        {"proc/sys/kernel/osrelease", K::File, attr, true},
+        {"proc/sys/net/core/rps_sock_flow_entries", K::File, attr, false},
+        {"proc/irq/#/smp_affinity", K::File, attr, false},
+        {"proc/irq/#/effective_affinity", K::File, attr, false},
+        {"proc/irq/#/affinity_hint", K::File, attr, false},
+        {"proc/#/comm", K::File, attr, false},
+        {"proc/#/status", K::File, attr, false, "comm", "napi/"}, // threaded NAPI: Cpus_allowed
+        {"sys/devices/system/cpu/online", K::File, attr, true},
+        {"sys/devices/system/cpu/possible", K::File, attr, false},
+        {"sys/devices/system/cpu/present", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/online", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/cpu_capacity", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/cpufreq/cpuinfo_max_freq", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/topology/physical_package_id", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/topology/core_id", K::File, attr, false},
+        {"sys/devices/system/cpu/cpu#/topology/cluster_id", K::File, attr, false},
+        {"sys/class/net/*/device", K::Link, 0, false},
+        {"sys/class/net/*/device/driver", K::Link, 0, false},
+        {"sys/class/net/*/device/msi_irqs", K::Dir, 0, false},
+        {"sys/class/net/*/ifindex", K::File, attr, false},
+        {"sys/class/net/*/iflink", K::File, attr, false},
+        {"sys/class/net/*/operstate", K::File, attr, false},
+        {"sys/class/net/*/mtu", K::File, attr, false},
+        {"sys/class/net/*/threaded", K::File, attr, false},
+        {"sys/class/net/*/speed", K::File, attr, false},
+        {"sys/class/net/*/queues/rx-#/rps_cpus", K::File, attr, false},
+        {"sys/class/net/*/queues/rx-#/rps_flow_cnt", K::File, attr, false},
+        {"sys/class/net/*/queues/tx-#/xps_cpus", K::File, attr, false},
+        {"tmp/sysinfo/board_name", K::File, attr, false},
+        {"tmp/sysinfo/model", K::File, attr, false},
+        {"proc/device-tree/compatible", K::File, attr, false},
+        {"sys/class/dmi/id/sys_vendor", K::File, attr, false},
+        {"sys/class/dmi/id/board_vendor", K::File, attr, false},
+        {"sys/class/dmi/id/product_name", K::File, attr, false},
+        {"sys/class/dmi/id/board_name", K::File, attr, false},
+        {"proc/device-tree/model", K::File, attr, false},
+        {"etc/openwrt_release", K::File, attr, false},
+        {"etc/os-release", K::File, attr, false},
+        // What else steers packets or moves IRQs, and what coresteer persisted (persist.h).
+        {"etc/config/network", K::File, attr, false},
+        {"etc/config/irqbalance", K::File, attr, false},
+        {"etc/init.d", K::Dir, 0, false},
+        {"etc/rc.d", K::Dir, 0, false},
+        {"etc/hotplug.d/net", K::Dir, 0, false},
+        {"usr/libexec/platform/packet-steering.sh", K::File, attr, false},
+        {"run/systemd/system", K::Dir, 0, false},
+        {"etc/systemd/system/multi-user.target.wants", K::Dir, 0, false},
+        {"etc/sysupgrade.conf", K::File, attr, false},
+        {"etc/coresteer/layout.json", K::File, 1u << 20, false},
+    };
+    return spec;
+}
+
+std::string entryNameProblem(std::string_view name) {
+    if (name.empty())
+        return "an empty name";
+    if (name == "." || name == "..")
+        return "the name '" + std::string(name) + "'";
+    if (name.find('\0') != std::string_view::npos)
+        return "a name with a NUL byte";
+    if (name.find('/') != std::string_view::npos)
+        return "a name with a '/'";
+    if (name.size() > kMaxNameBytes)
+        return "a name longer than " + std::to_string(kMaxNameBytes) + " bytes";
+    return {};
+}
+
+std::string entryPathProblem(std::string_view path) {
+    if (path.empty())
+        return "an empty path";
+    if (path.front() == '/')
+        return "an absolute path";
+    if (path.size() > kMaxPathBytes)
+        return "a path longer than " + std::to_string(kMaxPathBytes) + " bytes";
+    for (auto name : text::split(path, '/'))
+        if (auto p = entryNameProblem(name); !p.empty())
+            return p + " in the path";
+    return {};
+}
+
+std::string linkTargetProblem(std::string_view target) {
+    if (target.empty())
+        return "an empty link target";
+    if (target.find('\0') != std::string_view::npos)
+        return "a link target with a NUL byte";
+    if (target.size() > kMaxPathBytes)
+        return "a link target longer than " + std::to_string(kMaxPathBytes) + " bytes";
+    return {};
+}
+
+} // namespace coresteer

@@ -1,0 +1,13 @@
+// Reads the collection spec from a directory tree: "/" on a live machine, a fixture root in tests.
+#pragma once
+
+#include "core/collect/bundle.h"
+
+#include <filesystem>
+
+namespace coresteer {
+
+// Never writes. Follows symlinks as the kernel's sysfs expects (sys/class/net/X/device/driver).
+FileBundle collectLocal(const std::filesystem::path& root);
+
+} // namespace coresteer

@@ -1,0 +1,433 @@
+#include "core/kernel/interrupts.h"
+
+#include "core/base/cpumask.h"
+#include "core/base/swar.h"
+#include "core/base/text.h"
+#include "core/kernel/interrupts_fixed.h"
+#include "core/kernel/procstat.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+namespace coresteer {
+
+using text::Tokenizer;
+
+std::uint64_t IrqRow::total() const {
+    std::uint64_t t = 0;
+    for (auto c : counts)
+        t += c;
+    return t;
+}
+
+const IrqRow* InterruptTable::findIrq(std::uint32_t irq) const {
+    const auto it = m_byIrq.find(irq);
+    return it == m_byIrq.end() ? nullptr : &rows[it->second];
+}
+
+const IrqRow* InterruptTable::findLabel(std::string_view label) const {
+    for (const auto& r : rows)
+        if (r.label == label)
+            return &r;
+    return nullptr;
+}
+
+int InterruptTable::columnOf(int cpu) const {
+    for (std::size_t i = 0; i < cpus.size(); ++i)
+        if (cpus[i] == cpu)
+            return static_cast<int>(i);
+    return -1;
+}
+
+void InterruptTable::reindex() {
+    m_byIrq.clear();
+    m_byIrq.reserve(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].irq)
+            m_byIrq.emplace(*rows[i].irq, i);
+}
+
+void InterruptTable::reserveIndex(std::size_t n) {
+    m_byIrq.reserve(n);
+}
+
+void InterruptTable::reindexOne(std::size_t row) {
+    if (row < rows.size() && rows[row].irq)
+        m_byIrq.emplace(*rows[row].irq, row);
+}
+
+namespace {
+
+bool allDigits(std::string_view s) {
+    if (s.empty())
+        return false;
+    for (char c : s)
+        if (!text::isDigit(c))
+            return false;
+    return true;
+}
+
+bool isLabelChar(char c) {
+    return text::isDigit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+enum class CountToken { None, NotCount, Count, OutOfRange };
+
+using namespace swar;
+
+constexpr std::array<std::uint64_t, 8> kPow10 = {1,     10,     100,     1000,
+                                                 10000, 100000, 1000000, 10000000};
+
+// The next white-space separated token of `s` from `pos`, read as a count in one pass: what
+// Tokenizer::next + allDigits + text::parseU64 give, without scanning each byte three times
+// (this is most of the parse time on many-CPU tables). Count and OutOfRange (over 2^64-1;
+// `value` is then 0) move `pos` past the token; None (only white space left) and NotCount (a
+// token with a non-digit) leave it where it was. Forced inline: it runs once per count, and
+// GCC does not inline it by itself.
+[[gnu::always_inline]] inline CountToken nextCount(std::string_view s, std::size_t& pos,
+                                                   std::uint64_t& value) {
+    const std::size_t n = s.size();
+    const char* const d = s.data();
+    std::size_t p = pos;
+    if constexpr (kLittleEndian) {
+        // The kernel pads counts with blanks ("%10u "): skip them eight at a time.
+        while (p + 8 <= n) {
+            const unsigned k = leadingBytesEqual(load8(d + p), ' ');
+            p += k;
+            if (k < 8)
+                break;
+        }
+    }
+    while (p < n && text::isSpace(d[p]))
+        ++p;
+    if (p >= n)
+        return CountToken::None;
+    const std::size_t b = p;
+    std::uint64_t v = 0;
+    bool scalar = true;
+    if constexpr (kLittleEndian) {
+        if (p + 8 <= n) {
+            const std::uint64_t w = load8(d + p);
+            const unsigned len = leadingDigits(w);
+            if (len == 0)
+                return CountToken::NotCount;
+            if (len < 8) {
+                v = digitsValue(w, len);
+                p += len;
+                scalar = false;
+            } else if (p + 16 <= n) {
+                const std::uint64_t w2 = load8(d + p + 8);
+                const unsigned len2 = leadingDigits(w2);
+                if (len2 < 8) { // 8 to 15 digits: no overflow
+                    v = digitsValue(w, 8) * kPow10[len2] + (len2 ? digitsValue(w2, len2) : 0);
+                    p += 8 + len2;
+                    scalar = false;
+                }
+            }
+        }
+    }
+    if (scalar) {
+        while (p < n && text::isDigit(d[p])) {
+            v = v * 10 + static_cast<std::uint64_t>(d[p] - '0');
+            ++p;
+        }
+    }
+    if (p == b || (p < n && !text::isSpace(d[p])))
+        return CountToken::NotCount;
+    pos = p;
+    if (p - b > 19) {
+        // 20 digits and more may overflow: take the checked path.
+        const auto exact = text::parseU64(s.substr(b, p - b));
+        value = exact.value_or(0);
+        return exact ? CountToken::Count : CountToken::OutOfRange;
+    }
+    value = v;
+    return CountToken::Count;
+}
+
+bool isFlowName(std::string_view s) {
+    static constexpr std::array<std::string_view, 8> flows = {
+        "edge", "fasteoi", "level", "simple", "percpu", "percpu_devid", "bad", "XT-PIC"};
+    for (auto f : flows)
+        if (s == f)
+            return true;
+    return false;
+}
+
+// The columns after the counts: chip, hwirq, trigger, then the actions.
+void parseTail(std::string_view tail, IrqRow& row) {
+    constexpr std::size_t kMaxHead = 8; // chip (up to 5 words) + hwirq + trigger
+    std::array<std::string_view, kMaxHead> tok{};
+    std::array<std::size_t, kMaxHead> endPos{};
+    Tokenizer tz(tail);
+    std::size_t n = 0;
+    std::string_view t;
+    while (n < kMaxHead && tz.next(t)) {
+        tok[n] = t;
+        endPos[n] = tz.position();
+        ++n;
+    }
+    if (n == 0)
+        return;
+
+    auto joinChip = [&](std::size_t end) {
+        std::string chip;
+        for (std::size_t i = 0; i < end; ++i) {
+            if (i)
+                chip += ' ';
+            chip += tok[i];
+        }
+        return chip;
+    };
+    std::size_t actionsFrom = std::string_view::npos; // position in `tail`
+    for (std::size_t i = 0; i < n && actionsFrom == std::string_view::npos; ++i) {
+        const auto s = tok[i];
+        const bool levelEdge = s == "Level" || s == "Edge" || text::startsWith(s, "Level-") ||
+                               text::startsWith(s, "Edge-");
+        if (levelEdge && i > 0) {
+            // GENERIC_IRQ_SHOW_LEVEL: "<chip> <hwirq> Level"
+            std::size_t chipEnd = i;
+            if (i >= 2 && allDigits(tok[i - 1])) {
+                row.hwirq = text::parseU64(tok[i - 1]);
+                chipEnd = i - 1;
+            }
+            row.chip = joinChip(chipEnd);
+            row.trigger = std::string(s.substr(0, s.find('-')));
+            actionsFrom = endPos[i];
+            break;
+        }
+        const auto dash = s.find('-');
+        if (i > 0 && dash != std::string_view::npos && allDigits(s.substr(0, dash)) &&
+            isFlowName(s.substr(dash + 1))) {
+            // x86: "<chip> <hwirq>-edge"
+            row.hwirq = text::parseU64(s.substr(0, dash));
+            row.chip = joinChip(i);
+            row.trigger = std::string(s.substr(dash + 1));
+            actionsFrom = endPos[i];
+            break;
+        }
+        if (i == 0 && dash != std::string_view::npos) {
+            // Old x86 kernels: "<chip>-<flow>", e.g. "IR-PCI-MSI-edge", "IO-APIC-fasteoi".
+            const auto last = s.rfind('-');
+            if (last > 0 && isFlowName(s.substr(last + 1))) {
+                row.chip = std::string(s.substr(0, last));
+                row.trigger = std::string(s.substr(last + 1));
+                actionsFrom = endPos[0];
+                break;
+            }
+        }
+    }
+    if (actionsFrom == std::string_view::npos) {
+        // No trigger shown (MIPS, some ARM32): "<chip> <hwirq> action" or "<chip> action",
+        // where the chip may have spaces ("MIPS GIC").
+        row.chip = std::string(tok[0]);
+        actionsFrom = endPos[0];
+        for (std::size_t i = 1; i + 1 < n && i < 6; ++i) {
+            if (allDigits(tok[i])) {
+                row.chip = joinChip(i);
+                row.hwirq = text::parseU64(tok[i]);
+                actionsFrom = endPos[i];
+                break;
+            }
+        }
+    }
+    const auto actions = text::trim(tail.substr(std::min(actionsFrom, tail.size())));
+    if (actions.empty())
+        return;
+    std::size_t b = 0;
+    while (b <= actions.size()) {
+        auto p = actions.find(", ", b);
+        const auto part = text::trim(actions.substr(b, p == std::string_view::npos ? p : p - b));
+        if (!part.empty())
+            row.actions.emplace_back(part);
+        if (p == std::string_view::npos)
+            break;
+        b = p + 2;
+    }
+}
+
+// The label of a row ("35", "NMI", "IPI0") before its colon, or nullopt with a warning.
+std::optional<std::string_view> rowLabel(std::string_view trimmed, Diagnostics& diag,
+                                         const std::string& file, int lineNo) {
+    const auto colon = trimmed.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 16) {
+        diag.warn(file, lineNo,
+                  "skipped a line without an IRQ label: '" + text::printable(trimmed) + "'");
+        return std::nullopt;
+    }
+    const auto label = trimmed.substr(0, colon);
+    bool labelOk = true;
+    for (char c : label)
+        labelOk = labelOk && isLabelChar(c);
+    if (!labelOk) {
+        diag.warn(file, lineNo,
+                  "skipped a line with a bad IRQ label '" + text::printable(label) + "'");
+        return std::nullopt;
+    }
+    return label;
+}
+
+// The row of `label` whose text after the colon is `body`, in a table of `ncol` columns; false
+// (with a warning) when the IRQ number is out of range. The counts are read into `scratch`
+// first, which saves zeroing the row's own vector before it is written.
+bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
+             detail::FixedCounts fixed, std::vector<std::uint64_t>& scratch, IrqRow& row,
+             Diagnostics& diag, const std::string& file, int lineNo) {
+    row.line = lineNo;
+    row.label = std::string(label);
+    if (allDigits(label)) {
+        const auto v = text::parseU64(label);
+        if (!v || *v > 0xffffffffu) {
+            diag.warn(file, lineNo, "IRQ number out of range: " + text::printable(label));
+            return false;
+        }
+        row.irq = static_cast<std::uint32_t>(*v);
+    }
+    if (scratch.size() < ncol)
+        scratch.resize(ncol);
+    std::uint64_t* const counts = scratch.data();
+    std::size_t pos = 0;
+    std::size_t tailFrom = body.size();
+    std::size_t counted = 0;
+    while (counted < ncol) {
+        // Most counts are laid out as the kernel prints them: read those in bulk.
+        if (const auto got = detail::readFixedCounts(fixed, body.data(), body.size(), pos,
+                                                     counts + counted, ncol - counted)) {
+            counted += got;
+            pos += 11 * got;
+            tailFrom = pos;
+            continue;
+        }
+        const std::size_t before = pos;
+        std::uint64_t v = 0;
+        const auto kind = nextCount(body, pos, v);
+        if (kind == CountToken::None)
+            break;
+        if (kind == CountToken::NotCount) {
+            tailFrom = before;
+            break;
+        }
+        if (kind == CountToken::OutOfRange)
+            diag.error(file, lineNo, "count out of range in column " + std::to_string(counted + 1));
+        counts[counted] = v;
+        ++counted;
+        tailFrom = pos;
+    }
+    std::fill(counts + counted, counts + ncol, 0); // short rows are padded
+    row.counts.assign(counts, counts + ncol);
+    row.countColumns = static_cast<int>(counted);
+    const auto tail = body.substr(std::min(tailFrom, body.size()));
+    if (row.irq) {
+        if (counted == 0)
+            diag.warn(file, lineNo, "IRQ " + row.label + " has no counts");
+        parseTail(tail, row);
+    } else {
+        row.description = std::string(text::trim(tail));
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<IrqRow> parseInterruptRow(std::string_view line, std::size_t columns,
+                                        Diagnostics& diag, const std::string& file, int lineNo) {
+    const auto trimmed = text::trim(line);
+    if (trimmed.empty())
+        return std::nullopt;
+    const auto label = rowLabel(trimmed, diag, file, lineNo);
+    if (!label)
+        return std::nullopt;
+    IrqRow row;
+    std::vector<std::uint64_t> scratch;
+    if (!fillRow(*label, trimmed.substr(label->size() + 1), columns, detail::bestFixedCounts(),
+                 scratch, row, diag, file, lineNo))
+        return std::nullopt;
+    return row;
+}
+
+namespace detail {
+
+InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
+                               int cpuCountHint, FixedCounts fixed) {
+    if (!fixedCountsAvailable(fixed)) // AVX2 asked of a CPU without it
+        fixed = bestFixedCounts();
+    InterruptTable table;
+    text::LineReader lines(data);
+    std::string_view line;
+    bool haveHeader = false;
+    bool reserved = false;
+    std::vector<std::uint64_t> scratch;
+    while (lines.next(line)) {
+        const int lineNo = lines.lineNumber();
+        const auto trimmed = text::trim(line);
+        if (trimmed.empty())
+            continue;
+        if (!haveHeader && table.rows.empty() && text::startsWith(trimmed, "CPU")) {
+            std::string error;
+            haveHeader = parseCpuHeader(trimmed, table.cpus, error);
+            if (!haveHeader) {
+                diag.error(file, lineNo, error);
+                return table;
+            }
+            continue;
+        }
+        const auto label = rowLabel(trimmed, diag, file, lineNo);
+        if (!label)
+            continue;
+        if (table.rows.size() >= InterruptTable::kMaxRows) {
+            diag.error(file, lineNo,
+                       "more than " + std::to_string(InterruptTable::kMaxRows) +
+                           " rows; the rest is ignored");
+            break;
+        }
+
+        const auto body = trimmed.substr(label->size() + 1);
+        if (!haveHeader && table.cpus.empty()) {
+            int n = cpuCountHint;
+            if (n <= 0) {
+                Tokenizer probe(body);
+                std::string_view t;
+                while (n < CpuMask::kMaxCpus && probe.next(t) && allDigits(t))
+                    ++n;
+            }
+            n = std::min(std::max(n, 1), CpuMask::kMaxCpus);
+            for (int c = 0; c < n; ++c)
+                table.cpus.push_back(c);
+            diag.warn(file, lineNo, "no CPU header line; assuming " + std::to_string(n) + " CPUs");
+        }
+        if (!reserved) {
+            // Rows are mostly as long as the first: room for that many (and a few more), but
+            // never more than one a line of 32 bytes could give.
+            const std::size_t rest = data.size() - (lines.position() - line.size());
+            const auto n = std::min({rest / std::max<std::size_t>(line.size(), 1) + 16,
+                                     rest / 32 + 16, InterruptTable::kMaxRows});
+            table.rows.reserve(n);
+            table.reserveIndex(n);
+            reserved = true;
+        }
+
+        IrqRow row;
+        if (!fillRow(*label, body, table.cpus.size(), fixed, scratch, row, diag, file, lineNo))
+            continue;
+        if (row.irq && table.findIrq(*row.irq)) {
+            diag.warn(file, lineNo, "IRQ " + row.label + " listed twice; the first is kept");
+            continue;
+        }
+        table.rows.push_back(std::move(row));
+        if (table.rows.back().irq)
+            table.reindexOne(table.rows.size() - 1);
+    }
+    if (table.rows.empty() && !diag.hasErrors())
+        diag.warn(file, 0, "no interrupts listed");
+    return table;
+}
+
+} // namespace detail
+
+InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
+                               int cpuCountHint) {
+    return detail::parseInterrupts(data, diag, file, cpuCountHint, detail::bestFixedCounts());
+}
+
+} // namespace coresteer

@@ -1,0 +1,41 @@
+// Reading the count columns of /proc/interrupts in the layout the kernel prints them: a blank
+// and ten columns per count, right-aligned (" %10u"; older kernels print "NN: " and "%10u ",
+// which is the same bytes). Internal to the /proc/interrupts parser; tests and the fuzz target
+// use it to check that every way of reading gives the table the token reader gives.
+#pragma once
+
+#include "core/kernel/interrupts.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace coresteer::detail {
+
+enum class FixedCounts {
+    None,  // no fast path: every count goes through the token reader
+    Words, // one count at a time, in eight-byte words (any little-endian CPU)
+    Avx2,  // two counts at a time in AVX2 registers (x86-64 CPUs that have AVX2)
+};
+
+// The fastest way this CPU has.
+FixedCounts bestFixedCounts();
+bool fixedCountsAvailable(FixedCounts how);
+
+// Reads counts laid out as the kernel prints them from d[pos] on, at most `max` of them, into
+// out[0..]: count k occupies d[pos + 11k .. pos + 11k + 10], blanks then at least one digit,
+// and the byte after it is a blank. Stops at the first count that is laid out otherwise (a
+// wider number, a tab, the chip name) or that would need a byte at or past `n`, and returns
+// how many it read: the token reader reads exactly these values there and ends at
+// pos + 11 * (the number returned).
+std::size_t readFixedCounts(FixedCounts how, const char* d, std::size_t n, std::size_t pos,
+                            std::uint64_t* out, std::size_t max);
+
+// parseInterrupts with the counts read `how`, or the best way when this CPU has not that one
+// (parseInterrupts itself takes the best). readFixedCounts must be asked only what
+// fixedCountsAvailable() says the CPU has.
+InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
+                               int cpuCountHint, FixedCounts how);
+
+} // namespace coresteer::detail

@@ -1,0 +1,53 @@
+// Topology: the CPUs of a machine and their performance classes (big.LITTLE and beyond).
+#pragma once
+
+#include "core/base/cpumask.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coresteer {
+
+struct CpuInfo {
+    int id = 0;
+    bool online = true;
+    std::optional<std::uint32_t> maxFreqKHz;
+    std::optional<std::uint32_t> capacity; // cpu_capacity, 0..1024
+    std::optional<int> packageId, coreId, clusterId;
+    std::string uarch; // "Cortex-A76", from /proc/cpuinfo's CPU part; or the model name
+    int uarchRank = 0; // relative speed of a known ARM core, 0 when unknown
+    int perfClass = 0; // index into Topology::classes
+};
+
+struct PerfClass {
+    std::string name; // "LITTLE", "big", "prime", or "uniform"
+    CpuMask cpus;
+    int rank = 0; // 0 = slowest
+};
+
+enum class ClassBasis { CpuCapacity, MaxFrequency, CpuPart, None };
+const char* toString(ClassBasis b);
+
+struct Topology {
+    std::vector<CpuInfo> cpus; // every possible CPU, by id
+    CpuMask online;
+    CpuMask possible;
+    int maskWidth = 0; // nr_cpu_ids: the width the kernel prints masks with
+    std::vector<PerfClass> classes;
+    ClassBasis basis = ClassBasis::None;
+
+    const CpuInfo* cpu(int id) const;
+    const PerfClass* classOf(int cpu) const;
+};
+
+// Fills `classes`, `basis` and each CPU's perfClass from capacity, frequency or CPU part.
+void classifyCores(Topology& topo);
+
+// "Cortex-A76" for implementer 0x41 part 0xd0b; empty when unknown.
+std::string armCoreName(unsigned implementer, unsigned part);
+// Relative performance of a known ARM core (higher is faster), 0 when unknown.
+int armCoreRank(unsigned implementer, unsigned part);
+
+} // namespace coresteer

@@ -1,0 +1,105 @@
+#include "core/model/conflicts.h"
+
+#include <algorithm>
+
+namespace coresteer {
+
+namespace {
+
+bool enabledValue(const std::optional<std::string>& v) {
+    return v && !v->empty() && *v != "0";
+}
+
+// A hotplug script that looks like it sets masks: OpenWrt's 20-smp-tune and
+// 20-smp-packet-steering, boards' 40-net-smp-affinity, vendors' "*irq*" and "*rps*" scripts.
+bool touchesMasks(const std::string& name) {
+    for (const char* s : {"smp", "affinity", "irq", "rps", "steering"})
+        if (name.find(s) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+const char* toString(Conflict::Kind k) {
+    switch (k) {
+    case Conflict::Kind::PacketSteeringService:
+        return "packet_steering_service";
+    case Conflict::Kind::PacketSteeringForeign:
+        return "packet_steering_override";
+    case Conflict::Kind::PacketSteeringHotplug:
+        return "packet_steering_hotplug";
+    case Conflict::Kind::BoardHotplug:
+        return "board_hotplug";
+    case Conflict::Kind::Irqbalance:
+        break;
+    }
+    return "irqbalance";
+}
+
+std::vector<Conflict> detectConflicts(const Snapshot& snap) {
+    std::vector<Conflict> out;
+    const auto& v = snap.system.services;
+    const std::string steering = v.packetSteering
+                                     ? "network.globals.packet_steering='" + *v.packetSteering + "'"
+                                     : "network.globals.packet_steering unset";
+    if (v.packetSteeringService && v.platformOverride && !v.platformOverrideOurs) {
+        out.push_back(
+            {Conflict::Kind::PacketSteeringForeign, true,
+             "A platform packet-steering script is installed",
+             "/usr/libexec/platform/packet-steering.sh replaces OpenWrt's packet steering on this "
+             "board and runs on every network reload and interface event (" +
+                 steering + "); it may rewrite RPS and XPS.",
+             "Turn packet steering off (uci set network.globals.packet_steering=0; uci commit "
+             "network; /etc/init.d/packet_steering reload); coresteer does not replace a "
+             "script it did not write."});
+    } else if (v.packetSteeringService && !v.platformOverrideOurs) {
+        out.push_back(
+            {Conflict::Kind::PacketSteeringService, true, "OpenWrt packet steering service",
+             "/etc/init.d/packet_steering runs packet-steering.uc on every network reload and "
+             "interface event (" +
+                 steering + "), which rewrites every RPS and XPS mask.",
+             "Let persist install the supported override /usr/libexec/platform/"
+             "packet-steering.sh, which re-applies this layout instead (or turn packet "
+             "steering off: uci set network.globals.packet_steering=0; uci commit network)."});
+    }
+    for (const auto& name : v.netHotplug) {
+        if (name == kHotplugName || !touchesMasks(name))
+            continue;
+        const bool before = name < std::string(kHotplugName);
+        const bool steeringScript = name.find("steering") != std::string::npos ||
+                                    name.find("smp-tune") != std::string::npos;
+        if (steeringScript && !enabledValue(v.packetSteering))
+            continue; // OpenWrt's own script does nothing while packet steering is off
+        Conflict c;
+        c.kind =
+            steeringScript ? Conflict::Kind::PacketSteeringHotplug : Conflict::Kind::BoardHotplug;
+        c.blocking = !before;
+        c.title = "/etc/hotplug.d/net/" + name;
+        c.detail = steeringScript
+                       ? "OpenWrt's packet steering sets RPS and XPS when an interface appears (" +
+                             steering + ")."
+                       : "The board's own script sets IRQ masks when an interface appears.";
+        c.suggestion = before ? "Keep it: it runs before coresteer's " + std::string(kHotplugName) +
+                                    ", so coresteer's masks are the ones that stay."
+                              : "Rename or remove it: it runs after coresteer's " +
+                                    std::string(kHotplugName) + " and overwrites its masks.";
+        out.push_back(std::move(c));
+    }
+    const bool running = snap.system.irqbalanceRunning.value_or(false);
+    const bool enabled = v.irqbalanceEnabled.value_or(false);
+    if (running || enabled) {
+        const std::string how = snap.system.isOpenWrt() || !v.systemd
+                                    ? "/etc/init.d/irqbalance stop; /etc/init.d/irqbalance disable"
+                                    : "systemctl disable --now irqbalance";
+        out.push_back({Conflict::Kind::Irqbalance, true,
+                       std::string("irqbalance is ") + (running && enabled ? "running and enabled"
+                                                        : running          ? "running"
+                                                                           : "enabled at boot"),
+                       "irqbalance moves IRQs between cores every 10 s and undoes any layout.",
+                       "Stop and disable it (persist --disable-irqbalance, or " + how + ")."});
+    }
+    return out;
+}
+
+} // namespace coresteer

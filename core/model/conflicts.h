@@ -1,0 +1,36 @@
+// Other things on a router that set IRQ and queue masks, or undo them: OpenWrt's packet
+// steering, the board's own hotplug scripts, irqbalance. Each comes with one suggested action.
+#pragma once
+
+#include "core/model/snapshot.h"
+
+#include <string>
+#include <vector>
+
+namespace coresteer {
+
+struct Conflict {
+    enum class Kind {
+        PacketSteeringService, // OpenWrt 24.10+: rewrites RPS/XPS on every network reload
+        PacketSteeringForeign, // a platform override that is not coresteer's
+        PacketSteeringHotplug, // OpenWrt up to 23.05: an /etc/hotplug.d/net script
+        BoardHotplug,          // the board's own affinity script (40-net-smp-affinity)
+        Irqbalance,            // running or enabled: moves IRQs every 10 s
+    };
+    Kind kind;
+    // true when it undoes a persisted layout unless the suggestion is taken; false when it only
+    // runs before coresteer's own script, which wins.
+    bool blocking = false;
+    std::string title;      // one line: what it is
+    std::string detail;     // what it does to masks
+    std::string suggestion; // the one thing to do about it
+};
+const char* toString(Conflict::Kind k);
+
+// The name coresteer's hotplug script gets in /etc/hotplug.d/net: it sorts after the board's
+// scripts, so its masks are the last ones written.
+inline constexpr const char* kHotplugName = "95-coresteer";
+
+std::vector<Conflict> detectConflicts(const Snapshot& snap);
+
+} // namespace coresteer

@@ -1,0 +1,25 @@
+// Internal pieces of buildSnapshot(), split by subject. Not part of the public API.
+#pragma once
+
+#include "core/collect/bundle_read.h"
+#include "core/model/snapshot.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace coresteer::detail {
+
+SystemInfo readSystemInfo(BundleReader& r);
+// The value of `option` in the sections of type `sectionType` of a UCI file ("globals",
+// "packet_steering"); the last one wins, as in uci. nullopt when unset.
+std::optional<std::string> uciOption(std::string_view data, std::string_view sectionType,
+                                     std::string_view option);
+Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);
+void readNetwork(BundleReader& r, Snapshot& snap);
+
+// KEY='value' lines as in /etc/openwrt_release and /etc/os-release.
+std::map<std::string, std::string> parseShellAssignments(std::string_view data, Diagnostics& diag,
+                                                         const std::string& file);
+
+} // namespace coresteer::detail

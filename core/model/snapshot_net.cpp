@@ -1,0 +1,458 @@
+// Interfaces, their queues, and which IRQs serve them.
+#include "core/base/text.h"
+#include "core/model/snapshot_detail.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+namespace coresteer::detail {
+
+namespace {
+
+constexpr std::size_t kMaxInterfaces = 4096;
+constexpr std::size_t kMaxQueues = 4096;
+
+// Action-name prefixes of drivers whose IRQ names carry neither the interface nor the device.
+struct DriverAlias {
+    std::string_view actionPrefix;
+    std::string_view driverPart; // matches drivers whose name contains this
+};
+constexpr std::array<DriverAlias, 1> kDriverAliases = {{
+    // IPQ40xx essedma ("ess-edma", "ess_edma", "essedma"): edma_eth_tx0..15, edma_eth_rx0..7
+    {"edma_eth_", "edma"},
+}};
+
+bool isSeparator(char c) {
+    return c == '-' || c == '@' || c == ':';
+}
+
+bool namesInterface(std::string_view action, std::string_view ifname) {
+    return text::startsWith(action, ifname) &&
+           (action.size() == ifname.size() || isSeparator(action[ifname.size()]));
+}
+
+// "eth0", "eth0-TxRx-3", "eth1-16", or driver-prefixed "ice-eth0-TxRx-0".
+bool actionNamesInterface(std::string_view action, const NetInterface& nif) {
+    if (namesInterface(action, nif.name))
+        return true;
+    const std::string_view drv = nif.driver;
+    return !drv.empty() && action.size() > drv.size() && text::startsWith(action, drv) &&
+           action[drv.size()] == '-' && namesInterface(action.substr(drv.size() + 1), nif.name);
+}
+
+// "15100000.ethernet", "c080000.ethernet:txq0", "mlx5_comp3@pci:0000:01:00.0",
+// "ahci[0000:00:1f.2]".
+bool actionNamesDevice(std::string_view action, std::string_view dev) {
+    if (dev.empty())
+        return false;
+    if (action == dev)
+        return true;
+    if (text::startsWith(action, dev) && isSeparator(action[dev.size()]))
+        return true;
+    const auto at = action.rfind('@');
+    if (at != std::string_view::npos) {
+        auto tail = action.substr(at + 1);
+        if (text::startsWith(tail, "pci:"))
+            tail.remove_prefix(4);
+        if (tail == dev)
+            return true;
+    }
+    const auto open = action.find('[');
+    return open != std::string_view::npos && action.substr(open + 1) == std::string(dev) + "]";
+}
+
+bool actionNamesDriver(std::string_view action, std::string_view driver) {
+    if (driver.empty())
+        return false;
+    if (action == driver)
+        return true;
+    for (const auto& a : kDriverAliases)
+        if (driver.find(a.driverPart) != std::string_view::npos &&
+            text::startsWith(action, a.actionPrefix))
+            return true;
+    return false;
+}
+
+// Queue role and index from what follows the interface name: "-TxRx-3", "-rx-0", "-16", ...
+void classifyAction(std::string_view action, IrqInfo& info) {
+    auto endsWithIndex = [&](std::string_view marker, IrqRole role) {
+        const auto p = action.rfind(marker);
+        if (p == std::string_view::npos)
+            return false;
+        const auto num = text::parseU64(action.substr(p + marker.size()));
+        if (!num || *num > 65535)
+            return false;
+        info.role = role;
+        info.queue = static_cast<int>(*num);
+        return true;
+    };
+    if (endsWithIndex("-TxRx-", IrqRole::RxTx) || endsWithIndex("-rxtx-", IrqRole::RxTx) ||
+        endsWithIndex("-rx-", IrqRole::Rx) || endsWithIndex("-tx-", IrqRole::Tx) ||
+        endsWithIndex(":rxq", IrqRole::Rx) || endsWithIndex(":txq", IrqRole::Tx) ||
+        endsWithIndex("_eth_rx", IrqRole::Rx) || endsWithIndex("_eth_tx", IrqRole::Tx))
+        return;
+    // mlx5_comp3@pci:...: completion vectors serve rx and tx of one channel.
+    if (text::startsWith(action, "mlx5_comp")) {
+        const auto at = action.find('@');
+        if (const auto n =
+                text::parseU64(action.substr(9, at == std::string_view::npos ? at : at - 9))) {
+            info.role = IrqRole::RxTx;
+            info.queue = static_cast<int>(*n);
+        }
+        return;
+    }
+    // Realtek r8125 vendor driver: eth1-0, eth1-16, ...; a vector index, role unknown.
+    const auto dash = action.rfind('-');
+    if (dash != std::string_view::npos)
+        if (const auto n = text::parseU64(action.substr(dash + 1)); n && *n <= 65535)
+            info.queue = static_cast<int>(*n);
+}
+
+template <typename Queue> std::vector<Queue> sortedQueues(std::vector<Queue> q) {
+    std::sort(q.begin(), q.end(), [](const Queue& a, const Queue& b) { return a.index < b.index; });
+    return q;
+}
+
+// Interfaces by name, bus device and driver, so that naming an IRQ's actions costs a few
+// lookups instead of a pass over every interface. The lookups find the candidates, every way
+// an action can name one; actionNamesInterface, actionNamesDevice and actionNamesDriver decide.
+// Only interfaces with a device of their own and no conduit can be named by an action.
+class NameIndex {
+public:
+    explicit NameIndex(const std::vector<NetInterface>& interfaces) : m_ifs(interfaces) {
+        for (std::size_t i = 0; i < interfaces.size(); ++i) {
+            const auto& nif = interfaces[i];
+            m_all[nif.name].push_back(i);
+            if (nif.isVirtual() || !nif.conduit.empty())
+                continue;
+            m_name[nif.name].push_back(i);
+            m_device[nif.busDevice].push_back(i);
+            if (nif.driver.empty())
+                continue;
+            m_driver[nif.driver].push_back(i);
+            for (std::size_t a = 0; a < kDriverAliases.size(); ++a)
+                if (nif.driver.find(kDriverAliases[a].driverPart) != std::string::npos)
+                    m_alias[a].push_back(i);
+        }
+    }
+
+    // Every interface of that name (one, unless the root listed a name twice).
+    const std::vector<std::size_t>& named(std::string_view name) const { return find(m_all, name); }
+
+    void byName(std::string_view action, std::vector<std::size_t>& out) const {
+        auto keep = [&](std::string_view key) {
+            for (const auto i : find(m_name, key))
+                if (actionNamesInterface(action, m_ifs[i]))
+                    out.push_back(i);
+        };
+        // The name itself, or the name and a separator; or after a driver's name and '-'.
+        forEachPrefix(action, keep);
+        for (auto dash = action.find('-'); dash != std::string_view::npos;
+             dash = action.find('-', dash + 1))
+            if (m_driver.count(action.substr(0, dash)))
+                forEachPrefix(action.substr(dash + 1), keep);
+    }
+
+    void byDevice(std::string_view action, std::vector<std::size_t>& out) const {
+        auto keep = [&](std::string_view key) {
+            for (const auto i : find(m_device, key))
+                if (actionNamesDevice(action, m_ifs[i].busDevice))
+                    out.push_back(i);
+        };
+        // The device, the device and a separator, what follows the last '@' (without
+        // "pci:"), or what is inside "[...]" at the end.
+        forEachPrefix(action, keep);
+        if (const auto at = action.rfind('@'); at != std::string_view::npos) {
+            auto tail = action.substr(at + 1);
+            keep(text::startsWith(tail, "pci:") ? tail.substr(4) : tail);
+        }
+        const auto open = action.find('[');
+        if (open != std::string_view::npos && action.back() == ']')
+            keep(action.substr(open + 1, action.size() - open - 2));
+    }
+
+    void byDriver(std::string_view action, std::vector<std::size_t>& out) const {
+        std::vector<std::size_t> candidates = find(m_driver, action);
+        for (std::size_t a = 0; a < kDriverAliases.size(); ++a)
+            if (text::startsWith(action, kDriverAliases[a].actionPrefix))
+                candidates.insert(candidates.end(), m_alias[a].begin(), m_alias[a].end());
+        for (const auto i : candidates)
+            if (actionNamesDriver(action, m_ifs[i].driver))
+                out.push_back(i);
+    }
+
+    // The names of these interfaces, sorted and each once.
+    std::vector<std::string> sortedNames(const std::vector<std::size_t>& found) const {
+        std::vector<std::string> out;
+        for (const auto i : found)
+            out.push_back(m_ifs[i].name);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    }
+
+private:
+    using Map = std::unordered_map<std::string_view, std::vector<std::size_t>>;
+
+    const std::vector<std::size_t>& find(const Map& m, std::string_view key) const {
+        const auto it = m.find(key);
+        return it == m.end() ? m_none : it->second;
+    }
+    // `s` itself, and every prefix of it that a separator follows.
+    template <typename Fn> static void forEachPrefix(std::string_view s, Fn&& fn) {
+        for (std::size_t i = 1; i < s.size(); ++i)
+            if (isSeparator(s[i]))
+                fn(s.substr(0, i));
+        fn(s);
+    }
+
+    const std::vector<NetInterface>& m_ifs;
+    Map m_all, m_name, m_device, m_driver;
+    std::array<std::vector<std::size_t>, kDriverAliases.size()> m_alias;
+    std::vector<std::size_t> m_none;
+};
+
+} // namespace
+
+void readNetwork(BundleReader& r, Snapshot& snap) {
+    auto& diag = r.diag();
+    const auto& bundle = r.bundle();
+
+    // IRQ affinities, for every numbered row of /proc/interrupts: the files under proc/irq/
+    // are found in one pass over that part of the bundle, not looked up one by one. A
+    // directory is the row whose label it is ("35"; a label like "035" names its own).
+    std::unordered_map<std::uint32_t, std::size_t> byNumber; // rows labelled as the kernel does
+    std::unordered_map<std::string_view, std::size_t> byOddLabel;
+    std::vector<std::size_t> slot(snap.interrupts.rows.size(), 0);
+    std::size_t numbered = 0;
+    for (std::size_t i = 0; i < snap.interrupts.rows.size(); ++i) {
+        const auto& row = snap.interrupts.rows[i];
+        if (!row.irq)
+            continue;
+        slot[i] = numbered;
+        if (row.label == std::to_string(*row.irq))
+            byNumber.emplace(*row.irq, numbered);
+        else
+            byOddLabel.emplace(row.label, numbered);
+        ++numbered;
+    }
+    auto rowOfDirectory = [&](std::string_view name) -> std::optional<std::size_t> {
+        const auto n = name.size() > 1 && name[0] == '0' ? std::nullopt : text::parseU64(name);
+        if (n && *n <= 0xffffffffu) {
+            if (const auto it = byNumber.find(static_cast<std::uint32_t>(*n)); it != byNumber.end())
+                return it->second;
+        }
+        if (const auto it = byOddLabel.find(name); it != byOddLabel.end())
+            return it->second;
+        return std::nullopt;
+    };
+    constexpr std::array<std::string_view, 3> kIrqFiles = {"smp_affinity", "effective_affinity",
+                                                           "affinity_hint"};
+    using Found = const std::pair<const std::string, BundleEntry>*;
+    std::vector<std::array<Found, kIrqFiles.size()>> irqFiles(numbered);
+    const std::string_view irqDir = "proc/irq/";
+    for (auto it = bundle.entries().lower_bound(irqDir);
+         it != bundle.entries().end() && text::startsWith(it->first, irqDir); ++it) {
+        const auto rest = std::string_view(it->first).substr(irqDir.size());
+        const auto slash = rest.find('/');
+        if (slash == std::string_view::npos)
+            continue;
+        const auto file = std::find(kIrqFiles.begin(), kIrqFiles.end(), rest.substr(slash + 1));
+        if (file == kIrqFiles.end())
+            continue;
+        if (const auto k = rowOfDirectory(rest.substr(0, slash)))
+            irqFiles[*k][static_cast<std::size_t>(file - kIrqFiles.begin())] = &*it;
+    }
+    snap.irqs.reserve(numbered);
+    for (std::size_t i = 0; i < snap.interrupts.rows.size(); ++i) {
+        const auto& row = snap.interrupts.rows[i];
+        if (!row.irq)
+            continue;
+        IrqInfo info;
+        info.irq = *row.irq;
+        const auto& files = irqFiles[slot[i]];
+        auto mask = [&](std::size_t f) {
+            return files[f] ? r.hexMask(files[f]->first, &files[f]->second) : std::nullopt;
+        };
+        info.smpAffinity = mask(0);
+        info.effectiveAffinity = mask(1);
+        info.affinityHint = mask(2);
+        snap.irqs.push_back(std::move(info));
+    }
+    std::unordered_map<std::uint32_t, std::size_t> irqIndex;
+    irqIndex.reserve(snap.irqs.size());
+    for (std::size_t i = 0; i < snap.irqs.size(); ++i)
+        irqIndex.emplace(snap.irqs[i].irq, i);
+
+    // Interfaces.
+    auto names = bundle.list("sys/class/net");
+    if (names.size() > kMaxInterfaces) {
+        diag.warn("sys/class/net", 0,
+                  "more than " + std::to_string(kMaxInterfaces) +
+                      " interfaces; the rest is ignored");
+        names.resize(kMaxInterfaces);
+    }
+    if (names.empty() && !bundle.get("sys/class/net"))
+        diag.warn("sys/class/net", 0, "missing; no interfaces known");
+    for (const auto& name : names) {
+        NetInterface nif;
+        nif.name = name;
+        const std::string dir = "sys/class/net/" + name + "/";
+        if (const auto* target = bundle.link(dir + "device")) {
+            nif.devicePath = *target;
+            nif.busDevice = baseName(*target);
+            nif.driver = r.linkName(dir + "device/driver").value_or("");
+        }
+        if (auto v = r.number(dir + "ifindex", 1u << 30))
+            nif.ifindex = static_cast<int>(*v);
+        if (auto v = r.number(dir + "iflink", 1u << 30))
+            nif.iflink = static_cast<int>(*v);
+        if (auto v = r.number(dir + "mtu", 1u << 20))
+            nif.mtu = static_cast<int>(*v);
+        nif.operstate = text::printable(r.line(dir + "operstate").value_or(""), 16);
+        // Reading speed fails (EINVAL) while the link is down: that is no news, so no warning.
+        if (const auto* sp = bundle.file(dir + "speed"))
+            if (const auto v = text::parseU64(text::trim(*sp)); v && *v > 0 && *v <= 1'000'000)
+                nif.speedMbps = static_cast<int>(*v);
+        if (auto v = r.number(dir + "threaded", 1))
+            nif.threadedNapi = *v == 1;
+
+        auto queues = bundle.list(dir + "queues");
+        if (queues.size() > 2 * kMaxQueues) {
+            diag.warn(dir + "queues", 0, "too many queues; the rest is ignored");
+            queues.resize(2 * kMaxQueues);
+        }
+        for (const auto& q : queues) {
+            const std::string qdir = dir + "queues/" + q + "/";
+            if (matchComponent("rx-#", q)) {
+                RxQueue rq;
+                rq.index = static_cast<int>(text::parseU64(q.substr(3)).value_or(0) & 0xffff);
+                rq.rpsCpus = r.hexMask(qdir + "rps_cpus");
+                rq.rpsFlowCnt = r.number(qdir + "rps_flow_cnt", 1ull << 32);
+                nif.rx.push_back(std::move(rq));
+            } else if (matchComponent("tx-#", q)) {
+                TxQueue tq;
+                tq.index = static_cast<int>(text::parseU64(q.substr(3)).value_or(0) & 0xffff);
+                tq.xpsCpus = r.hexMask(qdir + "xps_cpus");
+                nif.tx.push_back(std::move(tq));
+            }
+        }
+        nif.rx = sortedQueues(std::move(nif.rx));
+        nif.tx = sortedQueues(std::move(nif.tx));
+
+        // MSI vectors listed by the bus device are the surest attribution.
+        for (const auto& v : bundle.list(dir + "device/msi_irqs")) {
+            const auto n = text::parseU64(v);
+            if (!n || *n > 0xffffffffu) {
+                diag.warn(dir + "device/msi_irqs", 0, "odd entry '" + text::printable(v) + "'");
+                continue;
+            }
+            const auto it = irqIndex.find(static_cast<std::uint32_t>(*n));
+            if (it == irqIndex.end())
+                continue; // allocated but not requested: not in /proc/interrupts
+            auto& info = snap.irqs[it->second];
+            info.interfaces.push_back(name);
+            info.attribution = Attribution::MsiIrqs;
+        }
+        snap.interfaces.push_back(std::move(nif));
+    }
+
+    // DSA user ports and VLANs point at their conduit through iflink (the last interface with
+    // that ifindex, should a broken root list two).
+    std::unordered_map<int, std::size_t> byIfindex;
+    for (std::size_t i = 0; i < snap.interfaces.size(); ++i)
+        if (snap.interfaces[i].ifindex)
+            byIfindex[*snap.interfaces[i].ifindex] = i;
+    for (auto& nif : snap.interfaces) {
+        if (!nif.iflink || !nif.ifindex || *nif.iflink == *nif.ifindex)
+            continue;
+        if (const auto it = byIfindex.find(*nif.iflink); it != byIfindex.end())
+            nif.conduit = snap.interfaces[it->second].name;
+    }
+
+    // Name matching for IRQs that no MSI list claimed.
+    const NameIndex index(snap.interfaces);
+    std::vector<std::size_t> byName, byDevice, byDriver;
+    for (const auto& row : snap.interrupts.rows) {
+        if (!row.irq)
+            continue;
+        auto& info = snap.irqs[irqIndex[*row.irq]];
+        if (info.interfaces.empty()) {
+            byName.clear();
+            byDevice.clear();
+            byDriver.clear();
+            for (const auto& action : row.actions)
+                index.byName(action, byName);
+            if (byName.empty())
+                for (const auto& action : row.actions)
+                    index.byDevice(action, byDevice);
+            if (byName.empty() && byDevice.empty())
+                for (const auto& action : row.actions)
+                    index.byDriver(action, byDriver);
+            const auto& chosen = !byName.empty() ? byName : !byDevice.empty() ? byDevice : byDriver;
+            info.interfaces = index.sortedNames(chosen);
+            info.attribution = !byName.empty()     ? Attribution::ActionName
+                               : !byDevice.empty() ? Attribution::BusDevice
+                                                   : Attribution::DriverName;
+        }
+        if (!info.interfaces.empty() && !row.actions.empty()) {
+            std::string_view a = row.actions.front();
+            // Classify on the part after the interface or device name.
+            classifyAction(a, info);
+        }
+        for (const auto& n : info.interfaces)
+            for (const auto i : index.named(n))
+                snap.interfaces[i].irqs.push_back(info.irq);
+    }
+    for (auto& nif : snap.interfaces)
+        std::sort(nif.irqs.begin(), nif.irqs.end());
+
+    // Threaded NAPI: kthreads named "napi/<interface>-<napi id>" (the name is cut at 15 bytes).
+    // Only kernel threads (their parent is kthreadd, PID 2): any process may take such a name.
+    for (const auto& pid : bundle.list("proc")) {
+        const auto n = text::parseU64(pid);
+        const auto* comm = n && *n <= 0x7fffffff ? bundle.file("proc/" + pid + "/comm") : nullptr;
+        if (!comm || !text::startsWith(*comm, "napi/"))
+            continue;
+        const auto name = std::string(text::trim(*comm));
+        const auto dash = name.rfind('-');
+        if (dash == std::string::npos || dash <= 5)
+            continue;
+        const auto ifname = name.substr(5, dash - 5);
+        for (const auto i : index.named(ifname)) {
+            auto& nif = snap.interfaces[i];
+            NapiThread t;
+            t.pid = static_cast<int>(*n);
+            t.name = name;
+            bool kernelThread = false;
+            if (const auto status = r.text("proc/" + pid + "/status")) {
+                text::LineReader lines(*status);
+                std::string_view line;
+                while (lines.next(line)) {
+                    if (text::startsWith(line, "Cpus_allowed:"))
+                        t.cpusAllowed = CpuMask::fromHex(text::trim(line.substr(13)));
+                    else if (text::startsWith(line, "PPid:"))
+                        kernelThread = text::parseU64(text::trim(line.substr(5))) == 2u;
+                }
+                if (!kernelThread) {
+                    diag.warn("proc/" + pid + "/status", 0,
+                              "'" + text::printable(name, 40) +
+                                  "' is not a kernel thread (its parent is not kthreadd): not "
+                                  "taken for a NAPI thread");
+                    continue;
+                }
+                if (!t.cpusAllowed)
+                    diag.warn("proc/" + pid + "/status", 0, "no readable Cpus_allowed line");
+            } else {
+                continue;
+            }
+            nif.napi.push_back(std::move(t));
+        }
+    }
+    for (auto& nif : snap.interfaces)
+        std::sort(nif.napi.begin(), nif.napi.end(),
+                  [](const NapiThread& a, const NapiThread& b) { return a.pid < b.pid; });
+}
+
+} // namespace coresteer::detail

@@ -1,0 +1,12 @@
+// The snapshot as a report for people (coresteer-cli snapshot without --json).
+#pragma once
+
+#include "core/model/snapshot.h"
+
+#include <string>
+
+namespace coresteer {
+
+std::string toText(const Snapshot& snap);
+
+} // namespace coresteer

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+# fleet-persist.sh: `export ansible`'s persist, after board-check.sh and these assignments:
+#   R, M            the root prefix, and the marker every file coresteer writes carries
+#   ROUTER, LAYOUT  the router apply script and /etc/coresteer/layout.json, which the install
+#                   scripts below take from these variables
+#   OVERRIDE_T/_S   persist.h's install script (and its token) for OpenWrt with the packet
+#                   steering override; empty when the playbook leaves packet steering alone
+#   OPENWRT_T/_S    the same for OpenWrt without it
+#   SYSTEMD_T/_S    the same for systemd
+# Picks the one this router needs (the override only where OpenWrt's packet steering service is
+# and no override of someone else's is), runs it in its only-if-changed form, and prints
+# "coresteer: wrote|removed ..." lines, then "coresteer: changed" or "coresteer: unchanged".
+# Exit status: 0; 3 the install script stopped; 6 neither OpenWrt nor systemd.
+
+# shellcheck disable=SC2153 # the *_T and *_S come from the caller
+if [ -f "$R/etc/openwrt_release" ]; then
+    o="$R/usr/libexec/platform/packet-steering.sh"
+    if [ -n "$OVERRIDE_S" ] && [ -e "$R/etc/init.d/packet_steering" ] &&
+        { [ ! -e "$o" ] || grep -q "$M" "$o"; }; then
+        T=$OVERRIDE_T
+        S=$OVERRIDE_S
+    else
+        T=$OPENWRT_T
+        S=$OPENWRT_S
+    fi
+elif [ -d "$R/run/systemd/system" ]; then
+    T=$SYSTEMD_T
+    S=$SYSTEMD_S
+else
+    echo "coresteer: this router is neither OpenWrt (no /etc/openwrt_release) nor run by systemd (no /run/systemd/system)" >&2
+    exit 6
+fi
+# In a subshell of this shell, which has $ROUTER and $LAYOUT (an argument or a variable in the
+# environment of a new process is limited to 128 KiB; these are not).
+out=$(
+    # shellcheck disable=SC2034 # read by the install script, through its root assignment
+    CORESTEER_ROOT=$R
+    eval "$S"
+) || exit 3
+changed=
+done=
+while IFS= read -r l; do
+    case $l in
+    "$T W "*)
+        changed=1
+        echo "coresteer: wrote ${l#"$T W "}"
+        ;;
+    "$T R "*) echo "coresteer: removed ${l#"$T R "}" ;;
+    "$T S "*)
+        changed=1
+        echo "coresteer: /etc/sysupgrade.conf keeps ${l#"$T S "}"
+        ;;
+    "$T I "*) echo "coresteer: ${l#"$T I "}" ;;
+    "$T SAME") ;;
+    "$T DONE") done=1 ;;
+    esac
+done <<EOF
+$out
+EOF
+[ -n "$done" ] || {
+    echo "coresteer: the persist script stopped before its end" >&2
+    exit 3
+}
+if [ -n "$changed" ]; then echo "coresteer: changed"; else echo "coresteer: unchanged"; fi

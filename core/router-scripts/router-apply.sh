@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+# router-apply.sh: the persisted apply script's body (/etc/hotplug.d/net/95-coresteer on OpenWrt,
+# /etc/coresteer/apply.sh under systemd), after common.sh, state-dir.sh and the layout as data:
+#   R          the root prefix, from CORESTEER_ROOT ("" on a router)
+#   WAIT       seconds to keep looking for IRQs and queues that are not there yet
+#   COVERED    the interfaces whose "add" applies the layout, one a line; "*": every one
+#   SOCK_FLOW  rps_sock_flow_entries, or ""
+#   IRQS       "rank<TAB>mask<TAB>action" per IRQ target, found by FIND_IRQS (find-irqs.awk)
+#   QUEUES     "interface<TAB>queue<TAB>rps|flows|xps<TAB>value" per queue target
+#   THREADS    "interface<TAB>napi|usecs<TAB>value": NAPI threads' CPUs, rx-usecs (live root only)
+# Environment, as procd and udev set it: ACTION (only "add" applies), INTERFACE (a covered one,
+# or none for all); CORESTEER_WAIT overrides WAIT; CORESTEER_FOREGROUND=1 waits in the
+# foreground (systemd); CORESTEER_KEEP names a file that gets "key<TAB>old value" before each
+# write (apply.sh's revert file); CORESTEER_DRY=1 keeps the old values and writes nothing.
+# A value that already reads as wanted is not written again. Problems go to the system log
+# (logger), or to stderr under a root prefix or with CORESTEER_KEEP. Exit status 0.
+
+logged=
+log() {
+    if [ -n "$R" ] || [ -n "${CORESTEER_KEEP:-}" ] || ! command -v logger >/dev/null 2>&1; then
+        printf 'coresteer: %s\n' "$*" >&2
+    else
+        logger -t coresteer -- "$*"
+    fi
+}
+# same A B: two masks (or numbers) alike, commas and leading zeros aside. No fork, no glob.
+same() {
+    set -f
+    nm_o=$IFS
+    IFS=,
+    nm_a=
+    for nm_p in $1; do nm_a=$nm_a$nm_p; done
+    nm_b=
+    for nm_p in $2; do nm_b=$nm_b$nm_p; done
+    IFS=$nm_o
+    set +f
+    while :; do case $nm_a in 0?*) nm_a=${nm_a#0} ;; *) break ;; esac; done
+    while :; do case $nm_b in 0?*) nm_b=${nm_b#0} ;; *) break ;; esac; done
+    [ -n "$nm_a" ] && [ "$nm_a" = "$nm_b" ]
+}
+# keep KEY OLD: before a write, what a revert restores (only when CORESTEER_KEEP names a file).
+# Returns 1 under CORESTEER_DRY: keep the old value, write nothing.
+keep() {
+    [ -z "${CORESTEER_KEEP:-}" ] || printf '%s\t%s\n' "$1" "$2" >> "$CORESTEER_KEEP"
+    [ -z "${CORESTEER_DRY:-}" ]
+}
+put() {
+    if [ ! -e "$R/$1" ]; then
+        missing=$((missing + 1))
+        return 0
+    fi
+    cur=
+    IFS= read -r cur < "$R/$1" 2>/dev/null
+    same "$cur" "$2" && return 0
+    keep "$1" "$cur" || return 0
+    # No subshell on the way that works: a fork per write is most of the cost on a router.
+    # echo, not printf: BusyBox ash's printf fails a refused write without saying why.
+    { echo "$2" > "$R/$1"; } 2>/dev/null && return 0
+    e=$( { echo "$2" > "$R/$1"; } 2>&1 )
+    once "$1" "/$1: the kernel refused $2: ${e##*: }"
+}
+# once KEY MESSAGE: log each problem once per run, not once per retry.
+once() {
+    case " $logged " in
+    *" $1 "*) ;;
+    *) logged="$logged $1"; log "$2" ;;
+    esac
+}
+q() {
+    case $3 in
+    rps) put "sys/class/net/$1/queues/rx-$2/rps_cpus" "$4" ;;
+    flows) put "sys/class/net/$1/queues/rx-$2/rps_flow_cnt" "$4" ;;
+    xps) put "sys/class/net/$1/queues/tx-$2/xps_cpus" "$4" ;;
+    esac
+}
+# NAPI threads and coalescing exist only on the live root (not under a CORESTEER_ROOT).
+n() {
+    [ -z "$R" ] || return 0
+    found=
+    for f in /proc/[0-9]*/comm; do
+        c=
+        IFS= read -r c < "$f" 2>/dev/null
+        case $c in
+        "napi/$1-"*)
+            p=${f%/comm}
+            # Only the kernel's own threads: any process may take such a name.
+            kthread "${p##*/}" || continue
+            found=1
+            cur=$(sed -n 's/^Cpus_allowed:[[:space:]]*//p' "$p/status" 2>/dev/null)
+            same "$cur" "$2" && continue
+            keep "napi:${p##*/}" "$cur" || continue
+            e=$(taskset -p "$(printf '%s' "$2" | tr -d ,)" "${p##*/}" 2>&1 >/dev/null) ||
+                once "napi:$1" "$c: taskset $2 failed: $e" ;;
+        esac
+    done
+    [ -n "$found" ] || missing=$((missing + 1))
+}
+c() {
+    [ -z "$R" ] || return 0
+    [ -e "/sys/class/net/$1" ] || { missing=$((missing + 1)); return 0; }
+    cur=$(ethtool -c "$1" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p')
+    [ "$cur" = "$2" ] && return 0
+    if [ -n "$cur" ]; then
+        keep "ethtool:$1:rx-usecs" "$cur" || return 0
+    elif [ -n "${CORESTEER_DRY:-}" ]; then
+        return 0
+    fi
+    if ! e=$(ethtool -C "$1" rx-usecs "$2" 2>&1); then
+        case $e in
+        *unmodified*|*"no coalesce parameters changed"*) ;;
+        *) once "ethtool:$1" "$1: ethtool -C rx-usecs $2 failed: ${e%%"$NL"*}" ;;
+        esac
+    fi
+}
+covered() {
+    [ "$COVERED" != '*' ] || return 0
+    cv_rest=$COVERED
+    while [ -n "$cv_rest" ]; do
+        cv=${cv_rest%%"$NL"*}
+        cv_rest=${cv_rest#"$cv"}
+        cv_rest=${cv_rest#"$NL"}
+        [ "$cv" != "$1" ] || return 0
+    done
+    return 1
+}
+# thread INTERFACE napi|usecs VALUE
+thread() {
+    case $2 in
+    napi) n "$1" "$3" ;;
+    usecs) c "$1" "$3" ;;
+    esac
+}
+apply_all() {
+    missing=0
+    [ -z "$SOCK_FLOW" ] || put proc/sys/net/core/rps_sock_flow_entries "$SOCK_FLOW"
+    if [ -n "$IRQS" ]; then
+        found=$(printf '%s\n' "$IRQS" | awk "$FIND_IRQS" - "$R/proc/interrupts" 2>/dev/null)
+        while IFS="$TAB" read -r s n v; do
+            case $s in
+            ok) put "proc/irq/$n/smp_affinity" "$v" ;;
+            missing) missing=$((missing + 1)) ;;
+            esac
+        done <<EOF
+$found
+EOF
+    fi
+    each_line "$QUEUES" q
+    each_line "$THREADS" thread
+}
+case ${ACTION:-add} in
+add) ;;
+*) exit 0 ;;
+esac
+if [ -n "${INTERFACE:-}" ] && ! covered "$INTERFACE"; then
+    exit 0
+fi
+apply_all
+wait_s=${CORESTEER_WAIT:-$WAIT}
+if [ "$missing" -gt 0 ] && [ "$wait_s" -gt 0 ]; then
+    # Drivers request their IRQs, and some create queues, only when the interface comes up,
+    # after this event: look again every second for a while. One waiter at a time, its lock in
+    # coresteer's own state directory (none when that is not safe to use).
+    lock="$D/persist.wait"
+    if state_dir 2>/dev/null && mkdir "$lock" 2>/dev/null; then
+        waiter() {
+            i=0
+            while [ "$i" -lt "$wait_s" ]; do
+                sleep 1
+                i=$((i + 1))
+                apply_all
+                [ "$missing" -eq 0 ] && break
+            done
+            [ "$missing" -eq 0 ] || log "$missing IRQs or queues of the layout did not appear within $wait_s s"
+            rmdir "$lock" 2>/dev/null
+        }
+        if [ "${CORESTEER_FOREGROUND:-0}" = 1 ]; then
+            waiter
+        else
+            ( trap '' HUP; waiter ) </dev/null >/dev/null 2>&1 &
+        fi
+    fi
+fi
