@@ -128,8 +128,10 @@ rb() {
             sc += "[ -e \"$R\"/" + eff + " ] && rb " + eff + "\n";
         }
     }
-    sc += "state_unlock\nprintf '%s DONE\\n' \"$T\"\n";
-    s.script = sc;
+    sc += "end_apply\nprintf '%s DONE\\n' \"$T\"\n";
+    // One brace group: the shell reads all of it before it runs any of it, so a script cut off
+    // on the way (a dropped connection) runs nothing.
+    s.script = "{\n" + sc + "}\n";
     return s;
 }
 
