@@ -21,9 +21,25 @@ std::uint64_t IrqRow::total() const {
     return t;
 }
 
+std::size_t InterruptTable::slotOf(std::uint32_t irq) const {
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t i = (irq * 0x9E3779B1u) & mask; // Fibonacci hashing spreads runs of numbers
+    // A slot that no longer names a row of this number (rows changed by hand and not
+    // reindexed) is passed over, never read past the rows.
+    while (m_slots[i] != 0) {
+        const std::size_t r = m_slots[i] - 1;
+        if (r < rows.size() && rows[r].irq == irq)
+            break;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
 const IrqRow* InterruptTable::findIrq(std::uint32_t irq) const {
-    const auto it = m_byIrq.find(irq);
-    return it == m_byIrq.end() ? nullptr : &rows[it->second];
+    if (m_slots.empty())
+        return nullptr;
+    const auto slot = m_slots[slotOf(irq)];
+    return slot ? &rows[slot - 1] : nullptr;
 }
 
 const IrqRow* InterruptTable::findLabel(std::string_view label) const {
@@ -41,20 +57,41 @@ int InterruptTable::columnOf(int cpu) const {
 }
 
 void InterruptTable::reindex() {
-    m_byIrq.clear();
-    m_byIrq.reserve(rows.size());
+    m_slots.clear();
+    m_indexed = 0;
+    growIndex(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i)
-        if (rows[i].irq)
-            m_byIrq.emplace(*rows[i].irq, i);
+        reindexOne(i);
 }
 
 void InterruptTable::reserveIndex(std::size_t n) {
-    m_byIrq.reserve(n);
+    if (2 * n > m_slots.size())
+        growIndex(n);
+}
+
+void InterruptTable::growIndex(std::size_t n) {
+    std::size_t size = 16;
+    while (size < 2 * n)
+        size *= 2;
+    if (size <= m_slots.size())
+        return;
+    std::vector<std::uint32_t> old(size, 0);
+    old.swap(m_slots);
+    for (const auto slot : old)
+        if (slot && slot - 1 < rows.size() && rows[slot - 1].irq)
+            m_slots[slotOf(*rows[slot - 1].irq)] = slot;
 }
 
 void InterruptTable::reindexOne(std::size_t row) {
-    if (row < rows.size() && rows[row].irq)
-        m_byIrq.emplace(*rows[row].irq, row);
+    if (row >= rows.size() || !rows[row].irq)
+        return;
+    if (2 * (m_indexed + 1) > m_slots.size())
+        growIndex(m_indexed + 1);
+    auto& slot = m_slots[slotOf(*rows[row].irq)];
+    if (slot == 0) { // the first row of a number keeps it, as findIrq has always answered
+        slot = static_cast<std::uint32_t>(row + 1);
+        ++m_indexed;
+    }
 }
 
 namespace {
@@ -269,11 +306,11 @@ std::optional<std::string_view> rowLabel(std::string_view trimmed, Diagnostics& 
 }
 
 // The row of `label` whose text after the colon is `body`, in a table of `ncol` columns; false
-// (with a warning) when the IRQ number is out of range. The counts are read into `scratch`
-// first, which saves zeroing the row's own vector before it is written.
+// (with a warning) when the IRQ number is out of range. The first `preRead` counts are in
+// row.counts already (leadingCounts read them), ending at body[11 * preRead].
 bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
-             detail::FixedCounts fixed, std::vector<std::uint64_t>& scratch, IrqRow& row,
-             Diagnostics& diag, const std::string& file, int lineNo) {
+             detail::FixedCounts fixed, std::size_t preRead, IrqRow& row, Diagnostics& diag,
+             const std::string& file, int lineNo) {
     row.line = lineNo;
     row.label = std::string(label);
     if (allDigits(label)) {
@@ -284,12 +321,11 @@ bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
         }
         row.irq = static_cast<std::uint32_t>(*v);
     }
-    if (scratch.size() < ncol)
-        scratch.resize(ncol);
-    std::uint64_t* const counts = scratch.data();
-    std::size_t pos = 0;
-    std::size_t tailFrom = body.size();
-    std::size_t counted = 0;
+    row.counts.resize(ncol); // uninitialised: every count is written below
+    std::uint64_t* const counts = row.counts.data();
+    std::size_t counted = preRead;
+    std::size_t pos = 11 * preRead;
+    std::size_t tailFrom = preRead ? pos : body.size();
     while (counted < ncol) {
         // Most counts are laid out as the kernel prints them: read those in bulk.
         if (const auto got = detail::readFixedCounts(fixed, body.data(), body.size(), pos,
@@ -315,7 +351,6 @@ bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
         tailFrom = pos;
     }
     std::fill(counts + counted, counts + ncol, 0); // short rows are padded
-    row.counts.assign(counts, counts + ncol);
     row.countColumns = static_cast<int>(counted);
     const auto tail = body.substr(std::min(tailFrom, body.size()));
     if (row.irq) {
@@ -326,6 +361,33 @@ bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
         row.description = std::string(text::trim(tail));
     }
     return true;
+}
+
+// The counts of the line that starts at data[start], read in bulk before the line's end is
+// known (finding it first would cost a pass over the whole line): a label of label characters
+// after at most 32 blanks, its colon, then counts as readFixedCounts reads them, into
+// row.counts. Returns how many it read (0 when the line does not start so; the line is then
+// read the ordinary way) and in *end where they end. Counts never span lines: a field is a
+// blank, blanks and digits, and white space, and a newline is none of these.
+std::size_t leadingCounts(std::string_view data, std::size_t start, std::size_t ncol,
+                          detail::FixedCounts fixed, IrqRow& row, std::size_t& end) {
+    const std::size_t n = data.size();
+    const char* const d = data.data();
+    std::size_t p = start;
+    const std::size_t blanksEnd = std::min(n, start + 32);
+    while (p < blanksEnd && d[p] == ' ')
+        ++p;
+    const std::size_t labelFrom = p;
+    const std::size_t labelEnd = std::min(n, p + 16);
+    while (p < labelEnd && isLabelChar(d[p]))
+        ++p;
+    if (p == labelFrom || p >= n || d[p] != ':')
+        return 0;
+    ++p;
+    row.counts.resize(ncol); // fillRow writes what this does not
+    const std::size_t k = detail::readFixedCounts(fixed, d, n, p, row.counts.data(), ncol);
+    end = p + 11 * k;
+    return k;
 }
 
 } // namespace
@@ -339,9 +401,8 @@ std::optional<IrqRow> parseInterruptRow(std::string_view line, std::size_t colum
     if (!label)
         return std::nullopt;
     IrqRow row;
-    std::vector<std::uint64_t> scratch;
-    if (!fillRow(*label, trimmed.substr(label->size() + 1), columns, detail::bestFixedCounts(),
-                 scratch, row, diag, file, lineNo))
+    if (!fillRow(*label, trimmed.substr(label->size() + 1), columns, detail::bestFixedCounts(), 0,
+                 row, diag, file, lineNo))
         return std::nullopt;
     return row;
 }
@@ -357,8 +418,24 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
     std::string_view line;
     bool haveHeader = false;
     bool reserved = false;
-    std::vector<std::uint64_t> scratch;
-    while (lines.next(line)) {
+    const bool bulk = fixed != FixedCounts::None;
+    while (true) {
+        IrqRow row;
+        std::size_t preRead = 0;
+        if (bulk && reserved) {
+            const std::size_t start = lines.position();
+            std::size_t end = 0;
+            preRead = leadingCounts(data, start, table.cpus.size(), fixed, row, end);
+            if (preRead) {
+                const auto nl = data.find('\n', end);
+                const std::size_t stop = nl == std::string_view::npos ? data.size() : nl;
+                line = data.substr(start, stop - start);
+                lines.reset(nl == std::string_view::npos ? data.size() : nl + 1,
+                            lines.lineNumber() + 1);
+            }
+        }
+        if (!preRead && !lines.next(line))
+            break;
         const int lineNo = lines.lineNumber();
         const auto trimmed = text::trim(line);
         if (trimmed.empty())
@@ -407,8 +484,7 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
             reserved = true;
         }
 
-        IrqRow row;
-        if (!fillRow(*label, body, table.cpus.size(), fixed, scratch, row, diag, file, lineNo))
+        if (!fillRow(*label, body, table.cpus.size(), fixed, preRead, row, diag, file, lineNo))
             continue;
         if (row.irq && table.findIrq(*row.irq)) {
             diag.warn(file, lineNo, "IRQ " + row.label + " listed twice; the first is kept");

@@ -87,6 +87,9 @@ ApplyScript makeApplyScript(const std::vector<Write>& writes, const std::string&
                (options.armRevert ? shellQuote(std::to_string(options.revertAfterSeconds))
                                   : std::string("''")) +
                "\nWRITES=" + shellQuote(list) + "\n" + std::string(router_scripts::kApplySh);
+    // One brace group: the shell reads all of it before it runs any of it, so a script cut off
+    // on the way (a dropped connection) runs nothing.
+    s.script = "{\n" + s.script + "}\n";
     return s;
 }
 

@@ -97,7 +97,7 @@ int maxCpu(const ProcStat& stat, const InterruptTable& irqs, const SoftirqTable&
 // The rates of one IRQ between its counts then (`p`, whose column of CPU c is pcolOf[c]) and
 // now; nullopt when a count went backwards. An IRQ that did not fire has no perCpu (most of
 // them, on a machine with thousands: no allocation for those).
-std::optional<IrqRate> irqRate(const std::vector<std::uint64_t>& p, const std::vector<int>& pcolOf,
+std::optional<IrqRate> irqRate(const IrqCounts& p, const std::vector<int>& pcolOf,
                                const IrqRow& row, const std::vector<int>& cpus, int width,
                                double secs) {
     IrqRate ir;
@@ -187,7 +187,7 @@ std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur)
     std::size_t next = 0; // the next replaced row
     for (std::size_t i = 0; i < cur.interrupts.rows.size(); ++i) {
         const auto& row = cur.interrupts.rows[i];
-        const std::vector<std::uint64_t>* p = nullptr;
+        const IrqCounts* p = nullptr;
         if (!before.interrupts) { // the same rows: this one, unless it was replaced
             while (replaced && next < replaced->size() && (*replaced)[next].first < i)
                 ++next;

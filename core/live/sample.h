@@ -89,7 +89,7 @@ std::optional<Rates> computeRates(const Sample& prev, const Sample& cur);
 // has the same columns and rows as the later one, only the counts of the rows that were
 // different then (by the later table's row index, in order).
 struct SampleBefore {
-    using Counts = std::vector<std::pair<std::size_t, std::vector<std::uint64_t>>>;
+    using Counts = std::vector<std::pair<std::size_t, IrqCounts>>;
     double uptime = 0;
     const ProcStat* stat = nullptr;
     const SoftirqTable* softirqs = nullptr;

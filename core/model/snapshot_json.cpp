@@ -19,8 +19,8 @@ json mask(const std::optional<CpuMask>& m) {
     return json{{"hex", m->toHex()}, {"list", m->toList()}};
 }
 
-json counts(const std::vector<std::uint64_t>& c) {
-    return json(c);
+json counts(const IrqCounts& c) {
+    return json(std::vector<std::uint64_t>(c.begin(), c.end()));
 }
 
 json netCounters(const NetDevCounters& c) {
@@ -156,7 +156,7 @@ json toJson(const Snapshot& snap) {
     json other = json::object();
     for (const auto& row : snap.interrupts.rows)
         if (!row.irq)
-            other[row.label] = {{"counts", row.counts}, {"description", row.description}};
+            other[row.label] = {{"counts", counts(row.counts)}, {"description", row.description}};
     j["arch_interrupts"] = std::move(other);
 
     json soft = json::object();

@@ -73,5 +73,5 @@ if [ -n "$SECS" ]; then
 fi
 each_line "$WRITES" w
 each_line "$WRITES" readback
-state_unlock
+end_apply
 printf '%s DONE\n' "$T"

@@ -29,5 +29,5 @@ fi
 mv -f "$D/revert.new" "$D/revert.data" || exit 3
 arm "fleet$$" "$secs" || exit $?
 run_router "" ""
-state_unlock
+end_apply
 echo "coresteer: changed $n (the router restores them in $secs s unless confirmed)"

@@ -13,6 +13,7 @@
 #           pending      "PID ID HH:MM:SS FROM" of the armed revert job, while one waits
 #           revert.sh    the revert job: `/bin/sh $D/revert.sh ID SECONDS`
 #           claimed      `pending`, once a confirm, a revert or the job has taken it
+#           applying     "PID START" of the apply that holds the lock (see stop_apply)
 # Keys:   a path under $R (proc/irq/N/smp_affinity, proc/irq/N/smp_affinity_list,
 #         sys/class/net/IF/queues/rx-N/rps_cpus, .../rx-N/rps_flow_cnt, .../tx-N/xps_cpus,
 #         proc/sys/net/core/rps_sock_flow_entries), napi:PID (a kernel thread's CPUs, through
@@ -20,14 +21,34 @@
 # Exit statuses the callers give: 2 a revert time out of range, 3 unsafe or unwritable state,
 # 4 an apply is pending.
 
-# state_lock: one apply, confirm, revert or revert job at a time. flock where there is one (the
-# kernel frees the lock when its holder ends); otherwise a mkdir lock, broken only when the
-# process it names has ended. state_unlock, or the end of the shell, frees it. Then checks the
-# state files (state_files): 1 when the lock or the check fails.
+# state_lock, state_lock_within SECONDS: one apply, confirm, revert or revert job at a time. flock where there is
+# one (the kernel frees the lock when its holder ends); otherwise a mkdir lock, broken only when
+# the process it names has ended. state_unlock, or the end of the shell, frees it. Then checks
+# the state files (state_files): 1 when the lock or the check fails.
+# Within SECONDS (the revert job), it waits no longer than that for an apply that holds the lock:
+# it ends that apply (stop_apply) and goes on once it is gone, so a stalled apply, or one whose
+# SSH connection died in the middle, is reverted all the same.
 state_lock() {
+    lock_state ''
+}
+state_lock_within() {
+    lock_state "$1"
+}
+lock_state() {
+    sl_max=$1
+    sl_i=0
     if command -v flock >/dev/null 2>&1; then
         exec 9>>"$D/lock" || { say "cannot open $D/lock"; return 1; }
-        flock 9 || { say "cannot lock $D/lock"; return 1; }
+        if [ -z "$sl_max" ]; then
+            flock 9 || { say "cannot lock $D/lock"; return 1; }
+        else
+            until flock -n 9; do
+                sl_i=$((sl_i + 1))
+                # Its children may hold the lock on after it: once it is gone, go on.
+                if [ "$sl_i" -gt "$sl_max" ] && stop_apply; then break; fi
+                sleep 1
+            done
+        fi
         state_files
         return
     fi
@@ -44,11 +65,50 @@ state_lock() {
             rm -rf "$D/lock.d"
             continue
         fi
+        sl_i=$((sl_i + 1))
+        if [ -n "$sl_max" ] && [ "$sl_i" -gt "$sl_max" ]; then
+            stop_apply # then the rule above breaks its lock
+        fi
         sleep 1
     done
     echo "$$" >"$D/lock.d/pid"
     trap 'rm -rf "$D/lock.d"' EXIT
     state_files
+}
+
+# proc_start PID: the process's start time (field 22 of /proc/PID/stat), which tells it from a
+# process that takes its PID later. 1 when there is no such process.
+proc_start() {
+    ps_line=
+    IFS= read -r ps_line <"/proc/$1/stat" 2>/dev/null || return 1
+    ps_line=${ps_line##*) }
+    set -f
+    # shellcheck disable=SC2086 # the fields after the command name
+    set -- $ps_line
+    set +f
+    [ "$#" -ge 20 ] || return 1
+    shift 19
+    printf '%s' "$1"
+}
+
+# stop_apply: ends the apply that `applying` names (its PID and start time: never a process
+# that took the PID since), and its process group where it leads one (sshd and dropbear start
+# a session's shell so). 0 once that apply is gone; 1 when none is named.
+stop_apply() {
+    sa_pid=
+    sa_start=
+    read -r sa_pid sa_start <"$D/applying" 2>/dev/null
+    digits "$sa_pid" && [ -n "$sa_start" ] || return 1
+    [ "$(proc_start "$sa_pid")" = "$sa_start" ] || return 0
+    kill -TERM "-$sa_pid" 2>/dev/null
+    kill -TERM "$sa_pid" 2>/dev/null
+    for _ in 1 2 3; do
+        sleep 1
+        [ "$(proc_start "$sa_pid")" = "$sa_start" ] || return 0
+    done
+    kill -KILL "-$sa_pid" 2>/dev/null
+    kill -KILL "$sa_pid" 2>/dev/null
+    return 0
 }
 
 state_unlock() {
@@ -68,14 +128,21 @@ begin_apply() {
     state_dir || return 3
     state_lock || return 3
     pending_check || return 4
-    rm -f "$D/revert.new"
+    rm -f "$D/revert.new" "$D/applying"
     (
         set -C
         : >"$D/revert.new"
+        printf '%s %s\n' "$$" "$(proc_start "$$")" >"$D/applying"
     ) || {
         say "cannot write $D/revert.new"
         return 3
     }
+}
+
+# end_apply: the apply is over (what begin_apply began).
+end_apply() {
+    rm -f "$D/applying"
+    state_unlock
 }
 
 # pending_check: 0 when no revert waits; otherwise says which one does, and 1.

@@ -13,7 +13,7 @@
 #         first, or a link in its place, is refused, never used.
 
 D="$R/tmp/coresteer"
-STATE_FILES='lock revert.new revert.data pending revert.sh claimed'
+STATE_FILES='lock revert.new revert.data pending revert.sh claimed applying'
 
 # state_dir: $D exists, is a directory of this user's own with mode 0700, and holds no link at
 # the name of a state file. 1 with the reason on stderr otherwise.

@@ -571,14 +571,14 @@ TEST_P(Ssh, ConnectionKilledMidApplyTheRouterRevertsByItself) {
     ASSERT_GE(writes.size(), 2u);
     auto script = makeApplyScript(writes, root.string(), {5, true});
     // Stall after the first write, as a slow router would, and drop the connection there. The
-    // shell goes on to its end; the timer, due after 5 s, waits for it (they take turns on the
-    // state lock) and then restores everything.
+    // shell stays stalled, holding the state lock; the timer, due after 5 s, waits 5 s more for
+    // it, then ends it and restores everything.
     const std::string marker = "\nw() {\n";
     const auto at = script.script.find(marker);
     ASSERT_NE(at, std::string::npos);
     script.script.insert(
         at + marker.size(),
-        "    [ -z \"${wrote:-}\" ] || [ -n \"${slept:-}\" ] || { slept=1; sleep 8; }\n"
+        "    [ -z \"${wrote:-}\" ] || [ -n \"${slept:-}\" ] || { slept=1; sleep 30; }\n"
         "    wrote=1\n");
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -588,8 +588,8 @@ TEST_P(Ssh, ConnectionKilledMidApplyTheRouterRevertsByItself) {
     stopper.join();
     s.disconnect();
     EXPECT_EQ(firstLine(root / writes[0].path), writes[0].value); // the first write happened
-    // Nobody confirms: within the stall and the timeout plus a margin, everything is back.
-    const auto deadline = Clock::now() + std::chrono::seconds(15);
+    // Nobody confirms: within the timeout, the timer's wait and a margin, everything is back.
+    const auto deadline = Clock::now() + std::chrono::seconds(18);
     while (Clock::now() < deadline && (fs::exists(root / "tmp/coresteer/pending") ||
                                        fs::exists(root / "tmp/coresteer/claimed")))
         std::this_thread::sleep_for(std::chrono::milliseconds(200));

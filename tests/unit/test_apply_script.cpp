@@ -486,6 +486,34 @@ TEST_P(ApplyScriptTest, TimerWaitsForAnApplyStillWriting) {
     EXPECT_EQ(values(writes), currents(writes));
 }
 
+// An apply that stalls while it holds the state lock (its connection died, a command hangs) is
+// not waited for without end: 5 s after the timer comes due, the timer ends it (the process
+// `applying` names, never another) and restores every value.
+TEST_P(ApplyScriptTest, TimerEndsAnApplyThatStalls) {
+    const auto snap = buildSnapshot(collectLocal(m_root));
+    const auto writes = changes(snap);
+    ASSERT_GE(writes.size(), 2u);
+    auto s = makeApplyScript(writes, m_root.string(), {5, true});
+    // The second write stalls (the first one happened).
+    const std::string marker = "\nw() {\n";
+    const auto at = s.script.find(marker);
+    ASSERT_NE(at, std::string::npos);
+    const auto pidFile = m_dir / "stall.pid";
+    s.script.insert(at + marker.size(),
+                    "    [ -z \"${wrote:-}\" ] || [ -n \"${slept:-}\" ] || { slept=1; sleep 29 & "
+                    "echo $! >'" +
+                        pidFile.string() + "'; wait $!; }\n    wrote=1\n");
+    int rc = -1;
+    run(s.script, &rc); // returns when the timer has ended it (it would sleep on for 29 s)
+    EXPECT_EQ(rc, 128 + SIGTERM);
+    waitForTimer(10);
+    EXPECT_EQ(values(writes), currents(writes));
+    EXPECT_FALSE(fs::exists(state() / "pending"));
+    // The stalled command itself outlives its shell here (no session leader to take it along).
+    if (const auto pid = std::atoi(slurp(pidFile).c_str()); pid > 1)
+        ::kill(pid, SIGKILL);
+}
+
 INSTANTIATE_TEST_SUITE_P(Shells, ApplyScriptTest,
                          ::testing::Values("/bin/dash", "/bin/busybox ash", "/bin/bash",
                                            "busybox-applets"),

@@ -165,7 +165,7 @@ TEST(Interrupts, RowsWithFewerCountsThanCpus) {
     const auto* r = t.findIrq(40);
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(r->countColumns, 2);
-    EXPECT_EQ(r->counts, (std::vector<std::uint64_t>{123, 45, 0, 0}));
+    EXPECT_EQ(r->counts, (coresteer::IrqCounts{123, 45, 0, 0}));
     EXPECT_EQ(r->chip, "GICv3");
     EXPECT_EQ(r->actions, std::vector<std::string>{"short"});
 }
@@ -325,6 +325,13 @@ TEST(Interrupts, FixedWidthCountsReadAsTheTokenReaderReadsThem) {
                          " 10:         -1          2          3          4  GICv3 32 Edge a\n"
                          "NMI:          1          2          3          4   Non-maskable\n"
                          "ERR:          0\n"
+                         " 12:          1          2          3          4  GICv3 33 Edge dup\n"
+                         " 12:          5          6          7          8  GICv3 34 Edge dup\n"
+                         "\t13:          1          2          3          4  GICv3 35 Edge tab\n" +
+                         std::string(40, ' ') +
+                         "14:          1          2          3          4  GICv3 36 Edge far\n"
+                         "12345678901234567:          1          2          3          4\n"
+                         " 15:\n"
                          " 11:          1          2          3          4");
     // Random counts of every width between blanks of every width, with a tail and without.
     std::mt19937 rng(7);
@@ -354,6 +361,44 @@ TEST(Interrupts, FixedWidthCountsReadAsTheTokenReaderReadsThem) {
         expectEveryWayAgrees(text);
         expectEveryWayAgrees(text.substr(0, rng() % text.size()));
     }
+}
+
+// The index by IRQ number: sparse and extreme numbers, the first of two rows with one number,
+// and rows changed by hand, before and after reindex().
+TEST(Interrupts, FindIrqAnswersForEveryNumberAndKeepsTheFirst) {
+    InterruptTable t;
+    const std::vector<std::uint32_t> numbers = {0, 1, 17, 65536, 524288, 1u << 31, 4294967295u};
+    for (const auto n : numbers)
+        for (int twice = 0; twice < 2; ++twice) {
+            IrqRow r;
+            r.irq = n;
+            r.label = std::to_string(n) + (twice ? "b" : "a");
+            t.rows.push_back(r);
+            t.reindexOne(t.rows.size() - 1);
+        }
+    for (int i = 0; i < 5000; ++i) { // grows the index many times over
+        IrqRow r;
+        r.irq = 1000000u + 977u * static_cast<std::uint32_t>(i);
+        r.label = "x";
+        t.rows.push_back(r);
+        t.reindexOne(t.rows.size() - 1);
+    }
+    for (const auto n : numbers) {
+        ASSERT_NE(t.findIrq(n), nullptr) << n;
+        EXPECT_EQ(t.findIrq(n)->label, std::to_string(n) + "a");
+    }
+    EXPECT_EQ(t.findIrq(1000000u + 977u * 4999u)->irq, 1000000u + 977u * 4999u);
+    EXPECT_EQ(t.findIrq(2), nullptr);
+    EXPECT_EQ(t.findIrq(1000001u), nullptr);
+    // Rows dropped by hand: a stale index never reads past them, and reindex() catches up.
+    t.rows.resize(6); // 0, 0, 1, 1, 17, 17
+    EXPECT_EQ(t.findIrq(65536), nullptr);
+    EXPECT_EQ(t.findIrq(1000000u), nullptr);
+    t.reindex();
+    EXPECT_EQ(t.findIrq(17)->label, "17a");
+    EXPECT_EQ(t.findIrq(65536), nullptr);
+    InterruptTable empty;
+    EXPECT_EQ(empty.findIrq(0), nullptr);
 }
 
 TEST(Interrupts, OneRowReadsAsInTheWholeTable) {

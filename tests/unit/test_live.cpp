@@ -435,8 +435,8 @@ struct AwkCase {
 class SamplerAwk : public ::testing::TestWithParam<AwkCase> {};
 
 // The counts of the numbered IRQs of a parsed /proc/interrupts, by IRQ.
-std::map<std::uint32_t, std::vector<std::uint64_t>> numbered(const Sample& s) {
-    std::map<std::uint32_t, std::vector<std::uint64_t>> out;
+std::map<std::uint32_t, IrqCounts> numbered(const Sample& s) {
+    std::map<std::uint32_t, IrqCounts> out;
     for (const auto& r : s.interrupts.rows)
         if (r.irq)
             out[*r.irq] = r.counts;
