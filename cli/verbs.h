@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What coresteer-cli's verbs share: their options, opening the target, reading its snapshot and a
 // layout file. Internal to cli/: cli.cpp parses the command line and calls the verbs, which live
-// by group in read.cpp (snapshot, capture, plan, diff, preset), change.cpp (apply, confirm,
-// revert, persist, unpersist), live.cpp (monitor, recording) and fleet.cpp (export ansible).
+// by group in read.cpp (snapshot, capture, plan, diff, preset), apply.cpp (apply, confirm,
+// revert), persist.cpp (persist, unpersist), live.cpp (monitor, recording) and fleet.cpp
+// (export ansible); common.cpp holds what they share.
 #pragma once
 
 #include "cli/terminal_prompter.h"

@@ -10,8 +10,8 @@
 # of the tree is on no include path: each library gets an include root of its own in the build
 # tree that holds only its folder (a link to it), and hands it on to what links it. A header of a
 # library that is not among a file's DEPENDS (directly or below them) is simply not found: an
-# include that goes up a layer, or sideways, does not build. cmake/LayerCheck.cmake proves that
-# at configure time.
+# include that goes up a layer, or sideways, does not build. The ctest
+# layers_refuse_an_upward_include (tests/layers/) proves that with try_compile.
 
 function(coresteer_library name)
     cmake_parse_arguments(L "" "" "SOURCES;DEPENDS;LIBS" ${ARGN})

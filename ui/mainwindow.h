@@ -4,8 +4,8 @@
 
 #include "core/layout/layout.h"
 #include "core/live/recording.h"
-#include "ui/applydialog.h"
 #include "ui/connection.h"
+#include "ui/dialogs/applydialog.h"
 
 #include <QMainWindow>
 #include <QMessageBox>

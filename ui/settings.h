@@ -1,11 +1,8 @@
 // What the app remembers between runs (QSettings): recent hosts, the revert timeout, the live
-// refresh rate, and the window's geometry. The preferences dialog edits the numbers.
+// refresh rate, and the window's geometry. PreferencesDialog (ui/dialogs) edits the numbers.
 #pragma once
 
-#include <QDialog>
 #include <QStringList>
-
-class QSpinBox;
 
 namespace coresteer::ui {
 
@@ -20,16 +17,5 @@ void setRevertSeconds(int seconds);
 int refreshHz(); // 1..20, default 10
 void setRefreshHz(int hz);
 } // namespace settings
-
-class PreferencesDialog : public QDialog {
-    Q_OBJECT
-public:
-    explicit PreferencesDialog(QWidget* parent = nullptr);
-    void accept() override;
-
-private:
-    QSpinBox* m_revert;
-    QSpinBox* m_rate;
-};
 
 } // namespace coresteer::ui

@@ -5,9 +5,10 @@
 // persisted hotplug script does at every boot (IRQs by action name and rank, queues by
 // interface and index). They are put together from the very scripts apply.h and persist.h make:
 //
-//   apply    arms apply.h's revert job, then runs persist.h's router apply script once, with
-//            CORESTEER_KEEP naming the revert file: only values that differ are written, each
-//            old value kept first. Prints "coresteer: changed N" (N values written; the revert
+//   apply    runs persist.h's router apply script as a dry run (CORESTEER_DRY) that keeps every
+//            old value it would change in the revert file (CORESTEER_KEEP), arms apply.h's
+//            revert job with them, then runs it again for real: only values that differ are
+//            written. Prints "coresteer: changed N" (N values written; the revert
 //            stays armed) or "coresteer: unchanged" (the revert job is cancelled at once).
 //   confirm  apply.h's settle script: cancels the revert.
 //   persist  persist.h's install script for the flavor the router turns out to have (OpenWrt,

@@ -3,10 +3,10 @@
 // most 2 ms per tick for 8 cores and 10 ms for 256 cores. Also prints the history's memory for
 // an hour at 10 Hz.
 #include "core/live/history.h"
-#include "ui/heatmapwidget.h"
-#include "ui/livepanel.h"
-#include "ui/loadcharts.h"
-#include "ui/maskgridmodel.h"
+#include "ui/live/heatmapwidget.h"
+#include "ui/live/livepanel.h"
+#include "ui/live/loadcharts.h"
+#include "ui/models/maskgridmodel.h"
 
 #include <QApplication>
 #include <QImage>

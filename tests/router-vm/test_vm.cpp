@@ -14,9 +14,9 @@
 #include "core/router/router.h"
 #include "core/ssh/session.h"
 #ifdef CORESTEER_VM_UI
-#include "ui/applydialog.h"
+#include "ui/dialogs/applydialog.h"
 #include "ui/mainwindow.h"
-#include "ui/maskgridmodel.h"
+#include "ui/models/maskgridmodel.h"
 
 #include <QApplication>
 #include <QPushButton>

@@ -7,13 +7,13 @@
 #include "core/live/recording.h"
 #include "core/model/snapshot_detail.h"
 #include "servers_env.h"
-#include "ui/applydialog.h"
-#include "ui/comparedialog.h"
-#include "ui/livepanel.h"
+#include "ui/dialogs/applydialog.h"
+#include "ui/dialogs/comparedialog.h"
+#include "ui/live/livepanel.h"
 #include "ui/mainwindow.h"
-#include "ui/maskgridmodel.h"
-#include "ui/maskgridview.h"
+#include "ui/models/maskgridmodel.h"
 #include "ui/settings.h"
+#include "ui/views/maskgridview.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

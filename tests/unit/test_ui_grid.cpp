@@ -4,8 +4,8 @@
 #include "core/collect/collect_local.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
-#include "ui/maskgridmodel.h"
-#include "ui/maskgridview.h"
+#include "ui/models/maskgridmodel.h"
+#include "ui/views/maskgridview.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

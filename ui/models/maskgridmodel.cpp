@@ -1,4 +1,4 @@
-#include "ui/maskgridmodel.h"
+#include "ui/models/maskgridmodel.h"
 
 #include "core/layout/resolve.h"
 

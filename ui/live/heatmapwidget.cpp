@@ -1,4 +1,4 @@
-#include "ui/heatmapwidget.h"
+#include "ui/live/heatmapwidget.h"
 
 #include <QMouseEvent>
 #include <QPainter>

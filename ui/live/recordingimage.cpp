@@ -1,6 +1,6 @@
-#include "ui/recordingimage.h"
+#include "ui/live/recordingimage.h"
 
-#include "ui/heatmapwidget.h"
+#include "ui/live/heatmapwidget.h"
 
 #include "core/base/text.h"
 #include "core/collect/capture.h"

@@ -1,44 +1,33 @@
-#include "ui/livepanel.h"
+#include "ui/live/livepanel.h"
 
-#include "ui/heatmapwidget.h"
-#include "ui/loadcharts.h"
-#include "ui/recordingimage.h"
+#include "ui/live/bufferbloattest.h"
+#include "ui/live/heatmapwidget.h"
+#include "ui/live/loadcharts.h"
+#include "ui/live/recordingimage.h"
+#include "ui/live/replaydriver.h"
 
-#include "core/base/json_text.h"
-#include "core/collect/capture.h"
-#include "core/layout/layout_json.h"
-#include "core/layout/resolve.h"
 #include "core/live/latency.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QFile>
-#include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
-#include <QProcess>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
-#include <limits>
 #include <set>
 
 namespace coresteer::ui {
@@ -83,10 +72,10 @@ LivePanel::LivePanel(QWidget* parent)
       m_irqs(table({tr("IRQ"), tr("Name"), tr("Interface"), tr("Rate /s"), tr("Fires on")})),
       m_ifaces(
           table({tr("Interface"), tr("In Mb/s"), tr("Out Mb/s"), tr("In kpps"), tr("Out kpps")})),
-      m_probeTimer(new QTimer(this)), m_testButton(new QPushButton(tr("Start recording"))),
-      m_grade(new QLabel), m_latency(new QLineSeries), m_latencyX(new QValueAxis),
-      m_latencyY(new QValueAxis), m_replayTimer(new QTimer(this)), m_replayBar(new QWidget),
-      m_replayLabel(new QLabel), m_replaySpeed(new QComboBox),
+      m_test(new BufferbloatTest(this)), m_replay(new ReplayDriver(this)),
+      m_testButton(new QPushButton(tr("Start recording"))), m_grade(new QLabel),
+      m_latency(new QLineSeries), m_latencyX(new QValueAxis), m_latencyY(new QValueAxis),
+      m_replayBar(new QWidget), m_replayLabel(new QLabel), m_replaySpeed(new QComboBox),
       m_replaySlider(new QSlider(Qt::Horizontal)), m_down(new QLineSeries), m_up(new QLineSeries),
       m_mbps(new QValueAxis), m_loadMode(new QComboBox), m_loadServer(new QLineEdit),
       m_loadStreams(new QSpinBox) {
@@ -97,42 +86,52 @@ LivePanel::LivePanel(QWidget* parent)
     auto* tables = new QSplitter(Qt::Horizontal);
     tables->addWidget(m_irqs);
     tables->addWidget(m_ifaces);
-    // The latency strip beside the heatmap, with the test's button and grade.
-    auto* chart = new QChart;
-    chart->legend()->hide();
-    chart->setMargins(QMargins(2, 2, 2, 2));
-    chart->setTitle(tr("Latency (ms), load (Mb/s)"));
-    QFont small = chart->titleFont();
-    small.setPointSizeF(small.pointSizeF() * 0.8);
-    chart->setTitleFont(small);
-    chart->addSeries(m_latency);
-    chart->addSeries(m_down);
-    chart->addSeries(m_up);
-    chart->addAxis(m_latencyX, Qt::AlignBottom);
-    chart->addAxis(m_latencyY, Qt::AlignLeft);
-    chart->addAxis(m_mbps, Qt::AlignRight);
-    m_latency->setName(tr("latency"));
-    m_down->setName(tr("down"));
-    m_up->setName(tr("up"));
-    for (auto* series : {m_latency, m_down, m_up})
-        series->attachAxis(m_latencyX);
-    m_latency->attachAxis(m_latencyY);
-    m_down->attachAxis(m_mbps);
-    m_up->attachAxis(m_mbps);
-    m_latencyX->setRange(0, 60);
-    m_latencyY->setRange(0, 10);
-    m_mbps->setRange(0, 100);
-    m_mbps->setLabelFormat(QStringLiteral("%.0f"));
-    m_latencyY->setLabelFormat(QStringLiteral("%.1f"));
-    m_latencyX->setLabelFormat(QStringLiteral("%.0f"));
-    for (auto* axis : {m_latencyX, m_latencyY, m_mbps}) {
-        axis->setLabelsFont(small);
-        axis->setTickCount(4);
-    }
-    m_latencyX->setTitleText(QString());
-    auto* latencyView = new QChartView(chart);
-    latencyView->setMinimumWidth(340);
-    latencyView->setMinimumHeight(150);
+    auto* middle = new QSplitter(Qt::Horizontal);
+    middle->addWidget(m_heatmap);
+    middle->addWidget(buildSide());
+    middle->setStretchFactor(0, 2);
+    middle->setStretchFactor(1, 1);
+    buildReplayBar();
+
+    connect(m_test, &BufferbloatTest::latencyMeasured, this,
+            [this](double t, std::optional<double> ms) {
+                addLatency(t, ms);
+                if (t >= BufferbloatTest::kIdleSeconds)
+                    showGrade();
+            });
+    connect(m_test, &BufferbloatTest::throughputMeasured, this, &LivePanel::addThroughput);
+    connect(m_test, &BufferbloatTest::problem, this, &LivePanel::showProblem);
+    connect(m_replay, &ReplayDriver::rates, this, [this](const Rates& r) {
+        addRates(r);
+        Q_EMIT replayedRates(r);
+    });
+    connect(m_replay, &ReplayDriver::gap, this, [this] {
+        addGap(m_history && m_history->size() ? m_history->time(m_history->size() - 1) : 0);
+    });
+    connect(m_replay, &ReplayDriver::latency, this,
+            [this](double t, std::optional<double> ms, bool) { addLatency(t, ms); });
+    connect(m_replay, &ReplayDriver::throughput, this, &LivePanel::addThroughput);
+    connect(m_replay, &ReplayDriver::restarted, this, [this] {
+        clearViews();
+        m_grade->clear();
+    });
+    connect(m_replay, &ReplayDriver::moved, this, &LivePanel::showReplayPosition);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_charts);
+    split->addWidget(middle);
+    split->addWidget(tables);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
+    auto* box = new QVBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->addWidget(split);
+}
+
+// Beside the heatmap: the replay bar, the load generator, the test's button and grade, and the
+// latency strip.
+QWidget* LivePanel::buildSide() {
     m_testButton->setCheckable(true);
     m_testButton->setEnabled(false);
     connect(m_testButton, &QPushButton::toggled, this,
@@ -165,16 +164,53 @@ LivePanel::LivePanel(QWidget* parent)
     }
     sideBox->addWidget(m_testButton);
     sideBox->addWidget(m_grade);
-    sideBox->addWidget(latencyView, 1);
-    auto* middle = new QSplitter(Qt::Horizontal);
-    middle->addWidget(m_heatmap);
-    middle->addWidget(side);
-    middle->setStretchFactor(0, 2);
-    middle->setStretchFactor(1, 1);
-    m_probeTimer->setInterval(100);
-    connect(m_probeTimer, &QTimer::timeout, this, &LivePanel::probe);
+    sideBox->addWidget(buildLatencyChart(), 1);
+    return side;
+}
 
-    // The replay bar: where the replay is (drag to go elsewhere), and how fast it goes.
+// Latency (left axis, ms) and the load generator's throughput (right axis, Mb/s) over the last
+// minute of the test.
+QWidget* LivePanel::buildLatencyChart() {
+    auto* chart = new QChart;
+    chart->legend()->hide();
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->setTitle(tr("Latency (ms), load (Mb/s)"));
+    QFont small = chart->titleFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    chart->setTitleFont(small);
+    chart->addSeries(m_latency);
+    chart->addSeries(m_down);
+    chart->addSeries(m_up);
+    chart->addAxis(m_latencyX, Qt::AlignBottom);
+    chart->addAxis(m_latencyY, Qt::AlignLeft);
+    chart->addAxis(m_mbps, Qt::AlignRight);
+    m_latency->setName(tr("latency"));
+    m_down->setName(tr("down"));
+    m_up->setName(tr("up"));
+    for (auto* series : {m_latency, m_down, m_up})
+        series->attachAxis(m_latencyX);
+    m_latency->attachAxis(m_latencyY);
+    m_down->attachAxis(m_mbps);
+    m_up->attachAxis(m_mbps);
+    m_latencyX->setRange(0, 60);
+    m_latencyY->setRange(0, 10);
+    m_mbps->setRange(0, 100);
+    m_mbps->setLabelFormat(QStringLiteral("%.0f"));
+    m_latencyY->setLabelFormat(QStringLiteral("%.1f"));
+    m_latencyX->setLabelFormat(QStringLiteral("%.0f"));
+    for (auto* axis : {m_latencyX, m_latencyY, m_mbps}) {
+        axis->setLabelsFont(small);
+        axis->setTickCount(4);
+    }
+    m_latencyX->setTitleText(QString());
+    auto* view = new QChartView(chart);
+    view->setMinimumWidth(340);
+    view->setMinimumHeight(150);
+    return view;
+}
+
+// The replay bar: where the replay is (drag to go elsewhere), and how fast it goes.
+void LivePanel::buildReplayBar() {
     auto* bar = new QHBoxLayout(m_replayBar);
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_replayLabel);
@@ -188,75 +224,72 @@ LivePanel::LivePanel(QWidget* parent)
         m_replaySpeed->addItem(text, speed);
     m_replaySpeed->setToolTip(tr("How fast the recording replays"));
     bar->addWidget(m_replaySpeed);
-    connect(m_replaySpeed, &QComboBox::currentIndexChanged, this, [this] {
-        m_speed = m_replaySpeed->currentData().toDouble();
-        if (m_speed <= 0)
-            finishReplay();
-    });
+    connect(m_replaySpeed, &QComboBox::currentIndexChanged, this,
+            [this] { m_replay->setSpeed(m_replaySpeed->currentData().toDouble()); });
     m_replayBar->hide();
-    m_replayTimer->setInterval(50);
-    connect(m_replayTimer, &QTimer::timeout, this, &LivePanel::replayStep);
-
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_charts);
-    split->addWidget(middle);
-    split->addWidget(tables);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 2);
-    auto* box = new QVBoxLayout(this);
-    box->setContentsMargins(0, 0, 0, 0);
-    box->addWidget(split);
 }
 
 void LivePanel::setProbeTarget(const QString& host, int port) {
-    m_host = host;
-    m_port = port;
-    const bool ok = !host.isEmpty() && port > 0;
+    m_test->setProbeTarget(host, port);
     m_testButton->setToolTip(
-        ok ? tr("Records every sample and measures latency to the router every 100 ms: 3 s "
-                "idle, then run your speed or bufferbloat test, and stop when it ends")
-           : tr("Records every sample (latency is measured to a router over SSH)"));
+        m_test->probing()
+            ? tr("Records every sample and measures latency to the router every 100 ms: 3 s "
+                 "idle, then run your speed or bufferbloat test, and stop when it ends")
+            : tr("Records every sample (latency is measured to a router over SSH)"));
 }
 
-double LivePanel::recordingSeconds() const {
-    return static_cast<double>(m_recordClock.nsecsElapsed()) / 1e9;
+bool LivePanel::testRunning() const {
+    return m_test->running();
+}
+
+std::shared_ptr<const Recording> LivePanel::recording() const {
+    return m_test->recording();
+}
+
+std::size_t LivePanel::recordedTicks() const {
+    return m_test->recordedTicks();
+}
+
+bool LivePanel::replaying() const {
+    return m_replay->active();
+}
+
+double LivePanel::replayPosition() const {
+    return m_replay->position();
+}
+
+QString LivePanel::loadGeneratorProblem() const {
+    return m_loadProblem.isEmpty() ? m_test->loadProblem() : m_loadProblem;
 }
 
 void LivePanel::startTest() {
-    if (!m_snap || m_replay)
+    if (!m_snap || m_replay->active())
         return;
-    m_testing = true;
-    m_idle.clear();
-    m_loaded.clear();
     m_latency->clear();
     m_down->clear();
     m_up->clear();
-    RecordingInfo info;
-    info.label = m_label.toStdString();
-    info.started = utcTimestamp();
-    info.hz = m_hz;
-    if (m_snap->source)
-        info.capture = writeCapture(*m_snap->source);
-    info.layout = jsonText(toJson(currentLayout(*m_snap)));
-    m_writer = std::make_unique<RecordingWriter>(std::move(info));
-    m_recordClock.start();
-    m_writer->phase(0, "idle");
+    // The load generator, when one is chosen: a server that cannot be used is said now, and
+    // the test records without load.
+    std::optional<LoadSpec> load;
     m_loadProblem.clear();
-    // After the 3 s baseline the load phase starts: the person runs their test now, or the
-    // load generator, when one is chosen, starts.
-    QTimer::singleShot(3000, this, [this, writer = m_writer.get()] {
-        if (m_writer.get() != writer)
-            return;
-        m_writer->phase(recordingSeconds(), "load");
-        if (m_loadMode->currentIndex() > 0)
-            startLoad();
-    });
-    const bool probing = !m_host.isEmpty() && m_port > 0;
-    m_grade->setText(probing ? tr("Recording. Measuring the idle latency for 3 s ...")
-                             : tr("Recording the load (no latency: not a router over SSH)."));
-    if (probing)
-        m_probeTimer->start();
+    if (m_loadMode->currentIndex() > 0) {
+        LoadSpec spec;
+        std::string error;
+        if (parseLoadServer(m_loadServer->text().trimmed().toStdString(), spec, &error)) {
+            spec.streams = m_loadStreams->value();
+            spec.direction = static_cast<LoadSpec::Direction>(m_loadMode->currentData().toInt());
+            load = spec;
+        } else {
+            m_loadProblem = QString::fromStdString(error);
+        }
+    }
+    m_probesShown = 0;
+    m_test->start(*m_snap, m_label, m_hz, load);
+    m_grade->setText(m_test->probing()
+                         ? tr("Recording. Measuring the idle latency for 3 s ...")
+                         : tr("Recording the load (no latency: not a router over SSH)."));
+    if (!m_loadProblem.isEmpty())
+        showProblem(m_loadProblem.toHtmlEscaped());
     if (!m_testButton->isChecked()) {
         const QSignalBlocker b(m_testButton);
         m_testButton->setChecked(true);
@@ -266,35 +299,22 @@ void LivePanel::startTest() {
 }
 
 void LivePanel::stopTest() {
-    const bool was = m_testing;
-    m_testing = false;
-    m_probeTimer->stop();
+    const bool was = m_test->running();
+    m_test->stop();
     if (m_testButton->isChecked()) {
         const QSignalBlocker b(m_testButton);
         m_testButton->setChecked(false);
     }
     m_testButton->setText(tr("Start recording"));
-    stopLoad();
     if (!was)
         return;
     Q_EMIT recordingActive(false);
-    if (m_writer) {
-        m_writer->phase(recordingSeconds(), "done");
-        std::string error;
-        auto rec = readRecording(m_writer->text(), &error);
-        m_writer.reset();
-        if (rec)
-            m_finished = std::make_shared<const Recording>(std::move(*rec));
-        else
-            m_grade->setText(tr("The recording could not be kept: %1")
-                                 .arg(QString::fromStdString(error).toHtmlEscaped()));
-    }
     showGrade();
     Q_EMIT recordingFinished();
 }
 
 bool LivePanel::loadGeneratorAvailable() const {
-    return !QStandardPaths::findExecutable(QStringLiteral("iperf3")).isEmpty();
+    return BufferbloatTest::loadGeneratorAvailable();
 }
 
 void LivePanel::setLoadGenerator(std::optional<LoadSpec> spec) {
@@ -311,73 +331,20 @@ void LivePanel::setLoadGenerator(std::optional<LoadSpec> spec) {
     m_loadStreams->setValue(spec->streams);
 }
 
-void LivePanel::startLoad() {
-    LoadSpec spec;
-    std::string error;
-    if (!parseLoadServer(m_loadServer->text().trimmed().toStdString(), spec, &error)) {
-        m_loadProblem = QString::fromStdString(error);
-        m_grade->setText(m_loadProblem.toHtmlEscaped());
-        return;
-    }
-    spec.streams = m_loadStreams->value();
-    spec.direction = static_cast<LoadSpec::Direction>(m_loadMode->currentData().toInt());
-    m_loadReader = std::make_unique<IperfReader>(spec);
-    m_load = new QProcess(this);
-    QStringList args;
-    for (const auto& a : iperfArguments(spec))
-        args << QString::fromStdString(a);
-    connect(m_load, &QProcess::readyReadStandardOutput, this, [this, p = m_load] {
-        const auto out = p->readAllStandardOutput();
-        if (!m_loadReader)
-            return;
-        for (const auto& r : m_loadReader->feed(
-                 std::string_view(out.constData(), static_cast<std::size_t>(out.size())))) {
-            const double t = recordingSeconds();
-            if (m_writer)
-                m_writer->throughput(t, r.downBitsPerSec, r.upBitsPerSec);
-            addThroughput(t, r.downBitsPerSec, r.upBitsPerSec);
-        }
-    });
-    connect(m_load, &QProcess::finished, this, [this, p = m_load](int code, QProcess::ExitStatus) {
-        if (m_load == p && m_testing && code != 0) {
-            m_loadProblem = tr("iperf3 stopped: %1")
-                                .arg(QString::fromLocal8Bit(p->readAllStandardError()).trimmed());
-            m_grade->setText(m_loadProblem.toHtmlEscaped());
-        }
-    });
-    m_load->start(QStringLiteral("iperf3"), args);
-}
-
-void LivePanel::stopLoad() {
-    if (!m_load)
-        return;
-    auto* p = m_load;
-    m_load = nullptr;
-    m_loadReader.reset();
-    if (p->state() != QProcess::NotRunning) {
-        p->terminate();
-        if (!p->waitForFinished(2000))
-            p->kill();
-        p->waitForFinished(1000);
-    }
-    p->deleteLater();
-}
-
 void LivePanel::addSample(const SampleTexts& texts) {
-    if (!m_writer)
-        return;
-    m_writer->sample(recordingSeconds(), texts);
-    // A recording is bounded (many cores at a high rate for a long time reach it): it ends
-    // itself, whole, before that.
-    if (m_writer->bytes() + (4u << 20) > Recording::kMaxBytes) {
+    const bool was = m_test->running();
+    m_test->addSample(texts); // stops the test at the recording's size limit
+    if (was && !m_test->running())
         stopTest();
-        m_grade->setText(
-            m_grade->text() +
-            tr("<br>The recording reached %1 MB and stopped.").arg(Recording::kMaxBytes >> 20));
-    }
+}
+
+void LivePanel::showProblem(const QString& html) {
+    m_grade->setText(m_grade->text().isEmpty() ? html
+                                               : m_grade->text() + QStringLiteral("<br>") + html);
 }
 
 void LivePanel::addLatency(double t, std::optional<double> ms) {
+    ++m_probesShown;
     if (ms) {
         m_latency->append(t, *ms);
         m_latencyY->setMax(std::max(m_latencyY->max(), std::ceil(*ms * 1.2)));
@@ -412,22 +379,22 @@ bool writeWhole(const QString& file, const std::string& text, QString* error) {
 } // namespace
 
 bool LivePanel::haveRecording(QString* error) const {
-    if (!m_finished && error)
+    if (!recording() && error)
         *error = tr("Nothing has been recorded.");
-    return m_finished != nullptr;
+    return recording() != nullptr;
 }
 
 bool LivePanel::saveRecording(const QString& file, QString* error) const {
     if (!haveRecording(error))
         return false;
-    return writeWhole(file, writeRecording(*m_finished), error);
+    return writeWhole(file, writeRecording(*recording()), error);
 }
 
 bool LivePanel::exportCsv(const QString& file, QString* error) const {
     if (!haveRecording(error))
         return false;
     std::string why;
-    const auto csv = recordingCsv(*m_finished, &why);
+    const auto csv = recordingCsv(*recording(), &why);
     if (!csv) {
         if (error)
             *error = QString::fromStdString(why);
@@ -440,7 +407,7 @@ bool LivePanel::exportPng(const QString& file, QString* error) const {
     if (!haveRecording(error))
         return false;
     std::string why;
-    const auto image = renderRecording(*m_finished, &why);
+    const auto image = renderRecording(*recording(), &why);
     if (image.isNull()) {
         if (error)
             *error = QString::fromStdString(why);
@@ -458,12 +425,7 @@ void LivePanel::startReplay(std::shared_ptr<const Recording> recording, Snapshot
                             double speed) {
     stopTest();
     reset(std::move(snapshot), recording->info.hz, QString::fromStdString(recording->info.label));
-    m_finished = std::move(recording);
-    m_replay = std::make_unique<Replay>(*m_finished);
-    m_pending.reset();
-    m_replayPhase.clear();
-    m_replayAt = 0;
-    m_speed = speed;
+    m_test->setRecording(recording);
     {
         const QSignalBlocker b(m_replaySpeed);
         const int i = m_replaySpeed->findData(speed);
@@ -471,144 +433,55 @@ void LivePanel::startReplay(std::shared_ptr<const Recording> recording, Snapshot
     }
     {
         const QSignalBlocker b(m_replaySlider);
-        m_replaySlider->setRange(0, static_cast<int>(std::ceil(m_finished->duration * 10)));
+        m_replaySlider->setRange(0, static_cast<int>(std::ceil(recording->duration * 10)));
         m_replaySlider->setValue(0);
     }
     m_testButton->setEnabled(false);
     m_replayBar->show();
     m_grade->clear();
-    m_replayClock.start();
-    if (speed <= 0)
-        finishReplay();
-    else
-        m_replayTimer->start();
+    m_replay->start(std::move(recording), speed);
 }
 
 void LivePanel::seekReplay(double seconds) {
-    if (!m_finished)
-        return;
-    if (!m_replay)
-        m_replay = std::make_unique<Replay>(*m_finished);
-    // The recording's checkpoints make this about the same wherever it goes.
-    if (!m_replay->seek(seconds))
-        return;
-    clearViews();
-    m_grade->clear();
-    m_pending.reset();
-    m_replayPhase = m_replay->phase();
-    m_replayAt = std::max(seconds, 0.0);
-    m_replayClock.restart();
-    if (m_speed > 0)
-        m_replayTimer->start();
-    replayStep();
-}
-
-void LivePanel::showReplayPosition() {
-    const QSignalBlocker b(m_replaySlider);
-    m_replaySlider->setValue(
-        static_cast<int>(std::lround(std::min(m_replayAt, m_finished->duration) * 10)));
-}
-
-// Feeds every event that is due by now, at the chosen speed.
-void LivePanel::replayStep() {
-    if (!m_replay)
-        return;
-    const double dt = static_cast<double>(m_replayClock.restart()) / 1000.0;
-    m_replayAt = m_speed > 0 ? m_replayAt + dt * m_speed : std::numeric_limits<double>::infinity();
-    ReplayEvent e;
-    while (true) {
-        if (!m_pending) {
-            if (!m_replay->next(e))
-                break;
-            m_pending = std::move(e);
-        }
-        if (m_pending->t > m_replayAt)
-            break;
-        auto& ev = *m_pending;
-        switch (ev.kind) {
-        case ReplayEvent::Kind::Rates:
-            addRates(ev.rates);
-            Q_EMIT replayedRates(ev.rates);
-            break;
-        case ReplayEvent::Kind::Gap:
-            addGap(m_history && m_history->size() ? m_history->time(m_history->size() - 1) : 0);
-            break;
-        case ReplayEvent::Kind::Latency: {
-            // The recorded phases say what was idle (the first 3 s when a file has none).
-            const bool idle = m_replayPhase.empty() ? ev.t < 3.0 : m_replayPhase == "idle";
-            (idle ? m_idle : m_loaded).push_back(ev.latencyMs);
-            addLatency(ev.t, ev.latencyMs);
-            break;
-        }
-        case ReplayEvent::Kind::Throughput:
-            addThroughput(ev.t, ev.downBitsPerSec, ev.upBitsPerSec);
-            break;
-        case ReplayEvent::Kind::Phase:
-            m_replayPhase = ev.phase;
-            break;
-        }
-        m_pending.reset();
-    }
-    const bool done = !m_pending;
-    showReplayPosition();
-    m_replayLabel->setText(
-        tr("Replay of %1: %2 of %3 s")
-            .arg(QString::fromStdString(text::printable(m_finished->info.label, 40)))
-            .arg(std::min(m_replayAt, m_finished->duration), 0, 'f', 1)
-            .arg(m_finished->duration, 0, 'f', 1));
-    if (done) {
-        m_replayTimer->stop();
-        m_replay.reset();
-        m_replayLabel->setText(
-            tr("Replayed %1 (%2 s)")
-                .arg(QString::fromStdString(text::printable(m_finished->info.label, 40)))
-                .arg(m_finished->duration, 0, 'f', 1));
-        std::string error;
-        if (const auto s = summarize(*m_finished, &error); s && s->latency)
-            m_grade->setText(tr("<b>Bufferbloat grade %1</b>: %2 ms idle, %3 ms under load")
-                                 .arg(QString::fromStdString(s->latency->grade))
-                                 .arg(s->latency->idleMs, 0, 'f', 1)
-                                 .arg(s->latency->loadedMs, 0, 'f', 1));
-    }
+    if (!m_replay->recording() && recording())
+        m_replay->start(recording(), m_replaySpeed->currentData().toDouble()); // made here
+    m_replay->seek(seconds);
 }
 
 void LivePanel::finishReplay() {
-    m_speed = 0;
-    replayStep();
+    m_replay->setSpeed(0);
 }
 
-// One probe at a time, off the UI thread; a slow answer skips ticks rather than piling up.
-void LivePanel::probe() {
-    if (m_inFlight || !m_testing)
+void LivePanel::showReplayPosition(double seconds, bool done) {
+    const auto* rec = m_replay->recording();
+    {
+        const QSignalBlocker b(m_replaySlider);
+        m_replaySlider->setValue(static_cast<int>(std::lround(seconds * 10)));
+    }
+    const auto label = QString::fromStdString(text::printable(rec->info.label, 40));
+    if (!done) {
+        m_replayLabel->setText(tr("Replay of %1: %2 of %3 s")
+                                   .arg(label)
+                                   .arg(seconds, 0, 'f', 1)
+                                   .arg(rec->duration, 0, 'f', 1));
         return;
-    m_inFlight = true;
-    const double t = recordingSeconds(); // probes and samples on one time axis
-    auto* w = new QFutureWatcher<std::optional<double>>(this);
-    connect(w, &QFutureWatcher<std::optional<double>>::finished, this, [this, w, t] {
-        w->deleteLater();
-        m_inFlight = false;
-        if (!m_testing)
-            return;
-        const auto ms = w->result();
-        (t < 3.0 ? m_idle : m_loaded).push_back(ms);
-        if (m_writer)
-            m_writer->latency(t, ms);
-        addLatency(t, ms);
-        if (t >= 3.0)
-            showGrade();
-    });
-    const std::string host = m_host.toStdString();
-    const int port = m_port;
-    w->setFuture(
-        QtConcurrent::run([host, port] { return tcpConnectMs(host, port, 1000, nullptr); }));
+    }
+    m_replayLabel->setText(tr("Replayed %1 (%2 s)").arg(label).arg(rec->duration, 0, 'f', 1));
+    std::string error;
+    if (const auto s = summarize(*rec, &error); s && s->latency)
+        m_grade->setText(tr("<b>Bufferbloat grade %1</b>: %2 ms idle, %3 ms under load")
+                             .arg(QString::fromStdString(s->latency->grade))
+                             .arg(s->latency->idleMs, 0, 'f', 1)
+                             .arg(s->latency->loadedMs, 0, 'f', 1));
 }
 
 void LivePanel::showGrade() {
-    const auto g = gradeLatency(m_idle, m_loaded);
+    const auto g = m_test->grade();
     if (!g) {
-        if (!m_testing)
-            m_grade->setText(m_idle.empty() ? QString()
-                                            : tr("Too short: no latency under load measured."));
+        if (!m_test->running())
+            m_grade->setText(m_test->idle().empty()
+                                 ? QString()
+                                 : tr("Too short: no latency under load measured."));
         else
             m_grade->setText(tr("Idle latency measured: run your speed test now."));
         return;
@@ -626,10 +499,7 @@ QString LivePanel::gradeText() const {
 }
 
 void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
-    if (m_replay) {
-        m_replayTimer->stop();
-        m_replay.reset();
-    }
+    m_replay->stop();
     m_replayBar->hide();
     m_testButton->setEnabled(snapshot != nullptr);
     m_snap = std::move(snapshot);
@@ -640,8 +510,7 @@ void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
 
 // Every view empty, for the snapshot it has.
 void LivePanel::clearViews() {
-    m_idle.clear();
-    m_loaded.clear();
+    m_probesShown = 0;
     m_latency->clear();
     m_down->clear();
     m_up->clear();
@@ -709,8 +578,7 @@ void LivePanel::addRates(const Rates& r) {
 }
 
 void LivePanel::addGap(double uptime) {
-    if (m_writer)
-        m_writer->gap(recordingSeconds());
+    m_test->addGap();
     if (!m_history)
         return;
     m_history->pushGap(uptime);

@@ -1,4 +1,4 @@
-#include "ui/maskgridview.h"
+#include "ui/views/maskgridview.h"
 
 #include "core/layout/layout_json.h"
 

@@ -1,4 +1,4 @@
-#include "ui/loadcharts.h"
+#include "ui/live/loadcharts.h"
 
 #include <QAreaSeries>
 #include <QChart>

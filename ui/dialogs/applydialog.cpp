@@ -1,4 +1,4 @@
-#include "ui/applydialog.h"
+#include "ui/dialogs/applydialog.h"
 
 #include "core/model/conflicts.h"
 

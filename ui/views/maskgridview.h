@@ -4,7 +4,7 @@
 // change goes onto the QUndoStack, one command per click, drag or menu action.
 #pragma once
 
-#include "ui/maskgridmodel.h"
+#include "ui/models/maskgridmodel.h"
 
 #include <QStyledItemDelegate>
 #include <QTableView>

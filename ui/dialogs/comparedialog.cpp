@@ -1,6 +1,6 @@
-#include "ui/comparedialog.h"
+#include "ui/dialogs/comparedialog.h"
 
-#include "ui/recordingimage.h"
+#include "ui/live/recordingimage.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>

@@ -1,4 +1,4 @@
-#include "ui/coremodel.h"
+#include "ui/models/coremodel.h"
 
 namespace coresteer::ui {
 

@@ -1,19 +1,16 @@
 // The Live tab: per-core load charts, the cores x time heatmap, where each NIC IRQ fires and how
 // fast, and each interface's throughput. Fed one Rates per tick; keeps an hour of history.
 //
-// Recording: Start recording measures latency to the router every 100 ms (over SSH), marks the
-// first 3 s as the idle baseline and the rest as under load, and keeps every tick's files with
-// the snapshot and the layout in force (core/live/recording.h). A finished recording can be
-// saved, exported as CSV or as a PNG, and replayed here offline: the same views, fed at the
-// recorded pace (or faster) from the file.
+// Start recording runs the bufferbloat test (BufferbloatTest: latency every 100 ms, 3 s idle
+// baseline, optional iperf3 load, every tick's files kept). A finished recording can be saved,
+// exported as CSV or as a PNG, and replayed here offline (ReplayDriver): the same views, fed at
+// the recorded pace (or faster) from the file.
 #pragma once
 
 #include "core/live/history.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "ui/connection.h"
-
-#include <QElapsedTimer>
 
 #include <QWidget>
 
@@ -25,18 +22,18 @@ class QComboBox;
 class QSlider;
 class QLabel;
 class QLineEdit;
-class QProcess;
 class QSpinBox;
 class QLineSeries;
 class QPushButton;
 class QTableWidget;
-class QTimer;
 class QValueAxis;
 
 namespace coresteer::ui {
 
+class BufferbloatTest;
 class HeatmapWidget;
 class LoadCharts;
+class ReplayDriver;
 
 class LivePanel : public QWidget {
     Q_OBJECT
@@ -57,9 +54,10 @@ public:
     void setProbeTarget(const QString& host, int port);
     void startTest();
     void stopTest();
-    bool testRunning() const { return m_testing; }
+    bool testRunning() const;
     QString gradeText() const;
-    int probes() const { return static_cast<int>(m_idle.size() + m_loaded.size()); }
+    // Latency probes shown since the views were last cleared (live or replayed).
+    int probes() const { return m_probesShown; }
     QPushButton* testButton() const { return m_testButton; }
 
     // Optional load while recording: iperf3 on this machine against a server the person names,
@@ -68,11 +66,11 @@ public:
     void setLoadGenerator(std::optional<LoadSpec> spec);
     bool loadGeneratorAvailable() const;
     // What went wrong with the load generator, if anything (a bad server, iperf3's own error).
-    QString loadGeneratorProblem() const { return m_loadProblem; }
+    QString loadGeneratorProblem() const;
 
     // The last recording finished here, or the one being replayed; nullptr when none.
-    std::shared_ptr<const Recording> recording() const { return m_finished; }
-    std::size_t recordedTicks() const { return m_writer ? m_writer->ticks() : 0; }
+    std::shared_ptr<const Recording> recording() const;
+    std::size_t recordedTicks() const;
     // False with *error when there is nothing to save or the file cannot be written.
     bool saveRecording(const QString& file, QString* error) const;
     bool exportCsv(const QString& file, QString* error) const;
@@ -81,13 +79,13 @@ public:
     // Replays a recording in every view at `speed` times its pace (0: all at once).
     void startReplay(std::shared_ptr<const Recording> recording, SnapshotPtr snapshot,
                      double speed = 1);
-    bool replaying() const { return m_replay != nullptr; }
+    bool replaying() const;
     // Feeds the rest of the replay now.
     void finishReplay();
     // Goes to `seconds` into the recording (also after the replay ended): the views start
     // again from there, and the replay goes on at its speed.
     void seekReplay(double seconds);
-    double replayPosition() const { return m_replayAt; }
+    double replayPosition() const;
 
 Q_SIGNALS:
     // Recording began (true) or ended (false): the connection sends files only while on.
@@ -112,23 +110,19 @@ private:
     QTableWidget* m_irqs;
     QTableWidget* m_ifaces;
 
-    void probe();
+    bool haveRecording(QString* error) const;
+    QWidget* buildSide();
+    QWidget* buildLatencyChart();
+    void buildReplayBar();
     void showGrade();
+    void showProblem(const QString& html);
+    void showReplayPosition(double seconds, bool done);
     void addLatency(double t, std::optional<double> ms);
     void addThroughput(double t, double down, double up);
-    void replayStep();
-    void showReplayPosition();
     void clearViews();
-    void startLoad();
-    void stopLoad();
-    bool haveRecording(QString* error) const;
-    double recordingSeconds() const;
 
-    QString m_host;
-    int m_port = 0;
-    bool m_testing = false, m_inFlight = false;
-    std::vector<std::optional<double>> m_idle, m_loaded;
-    QTimer* m_probeTimer;
+    BufferbloatTest* m_test;
+    ReplayDriver* m_replay;
     QPushButton* m_testButton;
     QLabel* m_grade;
     QLineSeries* m_latency;
@@ -136,15 +130,6 @@ private:
     QValueAxis* m_latencyY;
     QString m_label;
     int m_hz = 10;
-    std::unique_ptr<RecordingWriter> m_writer;
-    std::shared_ptr<const Recording> m_finished;
-    QElapsedTimer m_recordClock;
-    std::unique_ptr<Replay> m_replay;
-    std::optional<ReplayEvent> m_pending; // the next replay event, not yet due
-    std::string m_replayPhase;            // the recorded phase the replay is in
-    double m_replayAt = 0, m_speed = 1;
-    QElapsedTimer m_replayClock;
-    QTimer* m_replayTimer;
     QWidget* m_replayBar;
     QLabel* m_replayLabel;
     QComboBox* m_replaySpeed;
@@ -155,9 +140,8 @@ private:
     QComboBox* m_loadMode;
     QLineEdit* m_loadServer;
     QSpinBox* m_loadStreams;
-    QProcess* m_load = nullptr;
-    std::unique_ptr<IperfReader> m_loadReader;
-    QString m_loadProblem;
+    QString m_loadProblem; // a load server that cannot be used
+    int m_probesShown = 0; // latency probes in the views since they were cleared
 };
 
 } // namespace coresteer::ui

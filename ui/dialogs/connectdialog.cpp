@@ -1,4 +1,4 @@
-#include "ui/connectdialog.h"
+#include "ui/dialogs/connectdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

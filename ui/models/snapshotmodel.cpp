@@ -1,4 +1,4 @@
-#include "ui/snapshotmodel.h"
+#include "ui/models/snapshotmodel.h"
 
 namespace coresteer::ui {
 
