@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds coresteer and starts it on its built-in demo router (a NanoPi R6S; nothing touches the
 # network). ./run.sh --this-computer opens this machine's /proc and /sys instead, and a root
 # directory opens that tree, e.g. ./run.sh tests/fixtures/boards/nanopi-r6s-openwrt

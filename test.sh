@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds coresteer and runs every test:
 #   1. the dev build (gcc, -Werror) and its tests,
 #   2. the asan build (clang, ASan + UBSan) and the same tests under the sanitizers,

@@ -1,3 +1,4 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The verbs that change a router now: apply, confirm, revert.
 #include "cli/verbs.h"
@@ -272,8 +273,8 @@ int applyCommand(const Options& o, std::ostream& out, std::ostream& err) {
 }
 
 int settleCommand(const Options& o, PendingAction action, std::ostream& out, std::ostream& err) {
-    if (!o.positional.empty())
-        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    if (const int rc = noArguments(o, err))
+        return rc;
     auto ex = openTarget(o, err);
     if (!ex)
         return 2;

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // coresteer-cli's commands, callable from tests. app/cli_main.cpp only forwards argv here.
 #pragma once
 

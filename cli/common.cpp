@@ -1,3 +1,4 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the verbs share: the target opened, its snapshot, a layout file.
 #include "cli/verbs.h"
@@ -74,6 +75,12 @@ bool finishTargets(Options& o, std::size_t positionals, std::ostream& err, int& 
 }
 
 // Opens the target: connects over SSH, or checks the local root. nullopt after printing why.
+int noArguments(const Options& o, std::ostream& err) {
+    return o.positional.empty()
+               ? 0
+               : usageError(err, "unexpected argument '" + o.positional.front() + "'");
+}
+
 std::optional<Opened> openTarget(const Options& o, std::ostream& err) {
     Opened r;
     if (o.target.empty()) {

@@ -1,3 +1,4 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // export ansible: a preset as a playbook for a fleet.
 #include "cli/verbs.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The routers of a fleet, read from an inventory file: Ansible's INI format (the inventory the
 // playbook of `coresteer-cli export ansible` runs with), or one TARGET per line.
 //

@@ -1,3 +1,4 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The live verbs: monitor, and reading recordings.
 #include "cli/verbs.h"
@@ -130,8 +131,8 @@ void printRates(const Options& o, const Rates& r, const Snapshot& snap, std::ost
 }
 
 int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
-    if (!o.positional.empty())
-        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    if (const int rc = noArguments(o, err))
+        return rc;
     auto r = openTarget(o, err);
     if (!r)
         return 2;

@@ -1,3 +1,4 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The verbs that make a layout last, or take it away: persist, unpersist.
 #include "cli/verbs.h"
@@ -122,8 +123,8 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
 }
 
 int unpersistCommand(const Options& o, std::ostream& out, std::ostream& err) {
-    if (!o.positional.empty())
-        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    if (const int rc = noArguments(o, err))
+        return rc;
     auto ex = openTarget(o, err);
     if (!ex)
         return 2;

@@ -1,3 +1,4 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The verbs that read: snapshot, plan, diff, capture, preset save and load.
 #include "cli/verbs.h"
@@ -41,8 +42,8 @@ namespace coresteer::cli {
 namespace fs = std::filesystem;
 
 int snapshotCommand(const Options& o, std::ostream& out, std::ostream& err) {
-    if (!o.positional.empty())
-        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    if (const int rc = noArguments(o, err))
+        return rc;
     const auto a = acquire(o, err);
     if (!a)
         return 2;
@@ -73,8 +74,8 @@ std::string layoutText(const Layout& l, const Snapshot& snap) {
 }
 
 int planCommand(const Options& o, std::ostream& out, std::ostream& err) {
-    if (!o.positional.empty())
-        return usageError(err, "unexpected argument '" + o.positional.front() + "'");
+    if (const int rc = noArguments(o, err))
+        return rc;
     const auto a = acquireUsable(o, err);
     if (!a)
         return 2;

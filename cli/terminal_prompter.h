@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Prompter for the command line: asks on the controlling terminal, as ssh does.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What coresteer-cli's verbs share: their options, opening the target, reading its snapshot and a
 // layout file. Internal to cli/: cli.cpp parses the command line and calls the verbs, which live
@@ -56,6 +57,8 @@ int usageError(std::ostream& err, const std::string& msg);
 // `targetsLast`, last ("preset load FILE alias"). False after printing a usage error.
 bool finishTargets(Options& o, std::size_t positionals, std::ostream& err, int& code,
                    bool targetsLast = false);
+// For the verbs that take nothing but targets: 0, or the code of the usage error it printed.
+int noArguments(const Options& o, std::ostream& err);
 // Opens the target: connects over SSH, or checks the local root. nullopt after printing why.
 std::optional<Opened> openTarget(const Options& o, std::ostream& err);
 // Reads the snapshot of the target; nullopt after printing the error.

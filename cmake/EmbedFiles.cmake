@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Embeds text files in the binary at build time, each as a std::string_view constant.
 #
 #   coresteer_embed_files(TARGET <library> OUTPUT <file.cpp> NAMESPACE <ns> FILES <file>...)

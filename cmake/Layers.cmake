@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The libraries of core/ (and cli/) are layers: each may include only its own headers and those
 # of the libraries it names, and CMake makes that so.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # docs/cli.md is the man page of coresteer-cli (resources/man/coresteer-cli.1) rendered as text:
 # one source for both. `scripts/cli-doc.sh` writes it; `scripts/cli-doc.sh --check` fails when
 # it is out of date (a test runs that).

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Debian 12 packages coresteer needs, installed only when missing. Sourced by run.sh and test.sh.
 
 # To build the app and the CLI.

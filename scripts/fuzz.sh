@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs every libFuzzer target of the asan build for $1 seconds (default 60), two at a time.
 # Seeds come from the board fixtures; a crash input is saved under tests/fuzz/regressions/<target>/,
 # where ctest replays it from then on. Prints one line per target: "fuzz_X: ok ..." or "fuzz_X: FAILED ...".

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One router connection, with its own worker thread (the kio sftp shape: one slave per host).
 //
 // Every request runs on the worker; the window never waits for the network. Answers come back

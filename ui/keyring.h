@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SSH passwords in the desktop keyring (the Secret Service, KWallet), through QtKeychain; never
 // on disk in clear. Without a keyring nothing is offered: QtKeychain's plain-text fallback stays
 // off.

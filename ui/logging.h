@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Qt logging categories for coresteer: the core's categories (core/log.h) under the same names,
 // plus coresteer.ui. Debug output is off unless QT_LOGGING_RULES or `coresteer --verbose` turns
 // it on ("coresteer.*.debug=true").

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window: one router at a time (the demo, this computer, a tree, or an SSH router),
 // its summary and cores, the mask grid, and the apply, preset and connection actions.
 #pragma once
@@ -98,6 +100,15 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // The pieces the constructor builds (mainwindow_build.cpp).
+    void buildCentre();
+    void buildRouterMenu();
+    void buildEditMenu();
+    void buildRecordingMenu();
+    void buildLayoutMenu();
+    void buildToolBar();
+    void buildPresetsMenu();
+    void buildStatusBar();
     // Lays `capture` (the demo's, a recording's or a capture file's snapshot, `firstLine` on in
     // `file`) out in a private directory and opens it; a refusal names the file and the line.
     bool layOutAndOpen(std::string_view capture, int firstLine, const QString& file,
@@ -133,6 +144,11 @@ private:
     bool m_liveStarted = false;
     QMenu* m_recentPresets = nullptr;
     QAction* m_applyAction = nullptr;
+    QAction* m_connectAction = nullptr;
+    QAction* m_reloadAction = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
+    QAction* m_recommendAction = nullptr;
     QPointer<ApplyDialog> m_applyDialog;
     QPointer<QMessageBox> m_errorBox;
     QString m_lastError;

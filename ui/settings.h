@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the app remembers between runs (QSettings): recent hosts, the revert timeout, the live
 // refresh rate, and the window's geometry. PreferencesDialog (ui/dialogs) edits the numbers.
 #pragma once

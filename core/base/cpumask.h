@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CpuMask: a set of CPUs of any width, in the kernel's two text formats.
 //
 //   hex:     "ff,ffffffff"  (bitmap_print_to_pagebuf: 32-bit groups, high group first)

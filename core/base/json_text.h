@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // JSON text from any bytes. Every JSON document coresteer writes (snapshots, layouts, presets,
 // the CLI's --json answers, a recording's layout) is made by jsonText(), which never throws on
 // what a router sends.

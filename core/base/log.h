@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Diagnostic logging by category, without Qt: core names what it does; the front ends decide
 // where it goes. The GUI forwards each category to a Qt logging category of the same name
 // (ui/logging.h: QT_LOGGING_RULES and `coresteer --verbose` apply); coresteer-cli --verbose

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Text for a POSIX shell: a word quoted, and a delimiter no file can know in advance.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Eight bytes at a time in a 64-bit word (SWAR) for the text parsers' hot loops. Bytes at lower
 // addresses are the low bytes of the word, so these hold on little-endian machines only
 // (kLittleEndian); callers keep a byte-wise path for the others.

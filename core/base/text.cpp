@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/base/text.h"
 
 #include <cerrno>
@@ -80,6 +82,24 @@ std::optional<double> parseDouble(std::string_view s) {
     if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
         return std::nullopt;
     return v;
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string eventRate(double perSecond, bool unit) {
+    char buf[48];
+    const char* u = unit ? "/s" : "";
+    if (perSecond >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.2fM%s", perSecond / 1e6, u);
+    else if (perSecond >= 1e4)
+        std::snprintf(buf, sizeof buf, "%.1fk%s", perSecond / 1e3, u);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f%s", perSecond, u);
+    return buf;
 }
 
 std::string printable(std::string_view s, std::size_t maxLen) {

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Small, allocation-free helpers for reading kernel text formats.
 #pragma once
 
@@ -68,6 +70,13 @@ std::optional<std::uint64_t> parseU64(std::string_view s);
 std::optional<std::int64_t> parseI64(std::string_view s);
 // A finite decimal number ("12.5", "-3", "1e3"); nullopt on anything else.
 std::optional<double> parseDouble(std::string_view s);
+
+// `v` with exactly `decimals` digits after the point ("%.*f"), as files and tables write it.
+std::string fixed(double v, int decimals);
+
+// An event rate (interrupts, packets) as people read it: "123/s", "45.6k/s" from 10 000 on,
+// "1.23M/s" from a million on; without the "/s" when `unit` is false (a column that says it).
+std::string eventRate(double perSecond, bool unit = true);
 
 // Printable form of untrusted text for messages: control bytes escaped, length capped.
 std::string printable(std::string_view s, std::size_t maxLen = 80);

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/base/utf8.h"
 
 #include <cstdio>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // UTF-8 as untrusted bytes: decoding one code point at a time, and text made safe for the
 // language it lands in (a terminal, a YAML document).
 #pragma once

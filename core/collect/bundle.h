@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // FileBundle: the raw files that make one snapshot, read from a local root or a remote one.
 //
 // The collection spec lists what to read as glob patterns. The local collector walks them with

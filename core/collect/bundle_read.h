@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Typed reads of single-value files from a FileBundle, with diagnostics naming the file.
 #pragma once
 

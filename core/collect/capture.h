@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A capture: everything one snapshot read from a router, in one file.
 //
 // The format is the collector's own framing (see collect_remote.h) behind a header line

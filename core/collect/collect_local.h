@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reads the collection spec from a directory tree: "/" on a live machine, a fixture root in tests.
 #pragma once
 

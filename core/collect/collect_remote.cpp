@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/collect/collect_remote.h"
 
 #include "core/base/shell.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The collection spec as one POSIX sh script, and its output back as a FileBundle.
 //
 // The script runs on the router with `sh -s` (BusyBox ash, dash and bash alike), using only

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // /proc/interrupts: one row per IRQ (or per named arch counter such as NMI, LOC, IPI0, Err).
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading the count columns of /proc/interrupts in the layout the kernel prints them: a blank
 // and ten columns per count, right-aligned (" %10u"; older kernels print "NN: " and "%10u ",
 // which is the same bytes). Internal to the /proc/interrupts parser; tests and the fuzz target

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // /proc/stat (CPU time counters), /proc/softirqs and /proc/net/dev.
 #pragma once
 

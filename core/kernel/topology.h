@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Topology: the CPUs of a machine and their performance classes (big.LITTLE and beyond).
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Applying a layout at runtime, LuCI-style: capture, arm an automatic revert, write, read back;
 // then confirm over a new connection, or let the router restore itself.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One preset for many routers, through the fleet tool the user already has: an Ansible playbook
 // whose every task is `raw`, so a router needs nothing but a POSIX sh (OpenWrt has no Python).
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Layout: which CPUs serve each IRQ and queue, named by what survives a reboot.
 //
 // IRQ numbers change between boots and kernels, so an IRQ is named by its action name

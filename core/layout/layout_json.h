@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Layouts and presets as JSON files: versioned, and read strictly (unknown keys, wrong types
 // and newer versions are errors that name the key).
 #pragma once

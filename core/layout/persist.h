@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Making a layout survive reboots, firmware upgrades and OpenWrt's own scripts.
 //
 // The router runs one generated POSIX sh script (the "router apply script") whenever a network

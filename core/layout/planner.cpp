@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the planner thinks (goal: the most throughput through cake SQM):
 //
 // - Shaping and NAPI polling are the heavy work; the hard interrupt itself is cheap. On

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The planner: proposes a layout for a snapshot and explains every choice in a sentence.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A layout against one router's snapshot: the exact files to write, with their current values,
 // and what cannot apply there.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/live/bottleneck.h"
 
 #include "core/base/text.h"
@@ -13,15 +15,6 @@ namespace {
 int rankOf(const Snapshot& snap, int cpu) {
     const auto* c = snap.topology.classOf(cpu);
     return c ? c->rank : 0;
-}
-
-std::string rateText(double r) {
-    char buf[32];
-    if (r >= 1e4)
-        std::snprintf(buf, sizeof buf, "%.1fk/s", r / 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.0f/s", r);
-    return buf;
 }
 
 std::string irqName(const Snapshot& snap, std::uint32_t irq) {
@@ -61,7 +54,8 @@ std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap
                 irqs.emplace_back(ir.perCpu[static_cast<std::size_t>(c.cpu)], ir.irq);
         std::sort(irqs.rbegin(), irqs.rend());
         for (std::size_t i = 0; i < irqs.size() && i < 4; ++i)
-            b.onIt.push_back(irqName(snap, irqs[i].second) + " (" + rateText(irqs[i].first) + ")");
+            b.onIt.push_back(irqName(snap, irqs[i].second) + " (" + text::eventRate(irqs[i].first) +
+                             ")");
         std::string rpsQueue;
         for (const auto& nif : snap.interfaces)
             for (const auto& q : nif.rx)

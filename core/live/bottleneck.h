@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bottleneck detector: a core above 90% in kernel work (irq + softirq + system) while
 // another core of the same or a faster class sits below 50%. It names what runs there (the
 // IRQs that fire on it, the receive queues that steer packets to it) and suggests the move.

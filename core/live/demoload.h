@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The demo router's traffic: a model, not a measurement.
 //
 // The built-in demo is a capture of a NanoPi R6S, laid out in a private directory. To make its

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Live history in fixed rings: per-core load and per-IRQ rates for the last N samples, with
 // gaps where the router could not be read (a reboot, a lost connection). Memory is fixed when
 // the history is made: each core's sample is five 16-bit shares (10 bytes), so an hour at 10 Hz

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Latency under load, the way the common bufferbloat tests grade it.
 //
 // The probe is a TCP connect to the router's SSH port: one SYN and its SYN-ACK, a round trip

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lines of one of the sampler's files as the decoder keeps them (stream.h): in the order
 // first seen, found by key, and shared with a recording's checkpoints. The lines sit in chunks
 // of 64; a checkpoint takes the chunks (a pointer each), and a chunk or a line that a

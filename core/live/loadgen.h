@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Optional load generation for a bufferbloat test: iperf3 on this machine against a server the
 // person names, with N parallel streams, download, upload or both, and its interval reports read
 // back as throughput on the recording's time axis.

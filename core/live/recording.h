@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A recording: one bufferbloat test, or any stretch of live sampling, in one file. It holds the
 // snapshot the router gave when recording started (a capture, see capture.h), the layout in
 // force then, and every tick of the sampler in the sampler's own delta records (stream.h), with

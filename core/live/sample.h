@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One live sample of a router's counters, and the rates between two samples.
 //
 // A sample holds /proc/uptime, /proc/stat, /proc/softirqs, /proc/interrupts and /proc/net/dev,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where live samples come from: a router over its one long-lived SSH channel (stream.h), or a
 // /proc tree on this machine read directly.
 #pragma once

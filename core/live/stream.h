@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The live sampler's wire: one awk process that stays running on the router for the whole
 // session, and the decoder of what it prints.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Other things on a router that set IRQ and queue masks, or undo them: OpenWrt's packet
 // steering, the board's own hotplug scripts, irqbalance. Each comes with one suggested action.
 #pragma once

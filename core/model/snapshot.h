@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Snapshot: everything coresteer knows about one router at one moment, as plain values.
 #pragma once
 

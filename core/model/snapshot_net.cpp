@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Interfaces, their queues, and which IRQs serve them.
 #include "core/base/text.h"
 #include "core/model/snapshot_detail.h"

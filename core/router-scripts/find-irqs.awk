@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # find-irqs.awk: finds each wanted IRQ in /proc/interrupts by its first action name and its rank
 # among the IRQs with that name in hwirq order, exactly as core/kernel/interrupts.cpp and

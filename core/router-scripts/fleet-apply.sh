@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck shell=sh
 # fleet-apply.sh: `export ansible`'s apply, after common.sh, state-dir.sh, revert-state.sh,

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck shell=sh
 # fleet-persist.sh: `export ansible`'s persist, after board-check.sh and these assignments:

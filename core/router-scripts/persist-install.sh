@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck shell=sh
 # persist-install.sh: what persist and unpersist run on the router, after common.sh and these

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck shell=sh
 # revert-state.sh: the state of a runtime apply on the router, and the one way to read and change

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck shell=sh
 # router-apply.sh: the persisted apply script's body (/etc/hotplug.d/net/95-coresteer on OpenWrt,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The shell and awk that run on routers, as real files in this folder, embedded in the binary
 // at build time (cmake/EmbedFiles.cmake). Each file's header comment is its contract: what it
 // reads, what it writes, its exit statuses. Scripts are POSIX sh for BusyBox ash, dash and bash.

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # sampler.awk: the live sampler (stream.h).
 # The router side of the live view: one awk for the whole session, one tick per line on its

@@ -1,3 +1,4 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck shell=sh
 # state-dir.sh: coresteer's runtime state directory on the router, D=$R/tmp/coresteer, made and

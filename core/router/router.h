@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One router to work on: an SSH session to it, or a /proc and /sys tree on this machine.
 //
 // Every verb of the CLI and every action of the GUI goes through this one class, so the two

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every SSH failure as one kind plus a sentence a person can act on.
 #pragma once
 

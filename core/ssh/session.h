@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Session: one SSH connection to one router, used from one thread.
 //
 // connect() runs the sequence kio sftp uses: options, ssh_config, connect, host key check

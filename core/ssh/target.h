@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where to connect: host, port, user and identity, or an alias from ssh_config.
 #pragma once
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bash completion for coresteer-cli
 _coresteer_cli() {
     local cur prev words cword

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The real coresteer binary under Xvfb: it opens the demo router, saves a screenshot and quits
 # by itself (--quit-after), and it quits cleanly on SIGTERM, saving its window state.
 # usage: xvfb_app.sh COREsteer_BINARY WORK_DIR

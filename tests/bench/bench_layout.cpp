@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Layout work on the client: plan, resolve and the generated router scripts, on the smallest
 // and the largest seed boards (a 4-core IPQ4019 and a 96-CPU x86 server with 4 multiqueue NICs).
 #include "core/collect/collect_local.h"

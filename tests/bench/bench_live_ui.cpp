@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // UI cost of one live tick: a sample of 8, 64 and 256 cores through the grid model, the load
 // charts, the heatmap and the tables (LivePanel), then the window rendered offscreen. Target: at
 // most 2 ms per tick for 8 cores and 10 ms for 256 cores. Also prints the history's memory for

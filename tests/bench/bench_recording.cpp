@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Recordings: what a tick costs to record and to replay, and how many bytes it takes, for
 // routers of 8, 64 and 256 cores (every core busy and 32 NIC IRQs firing on each tick); and an
 // hour of a router with 20 000 IRQ rows at 10 Hz (36 000 ticks): what it takes to load, its size

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bytes to model: buildSnapshot() of a FileBundle, which is what `coresteer-cli snapshot` does
 // once the router's files are read, for routers with many IRQs: 10 000 to 80 000 rows of
 // /proc/interrupts on 4 CPUs, and 4 096 rows on 256 CPUs. Every numbered IRQ has its

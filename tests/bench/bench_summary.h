@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the benchmarks share for their summaries: a console reporter that keeps every run, so
 // that main() can print the figures against their targets after the table.
 #pragma once

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What a persisted layout costs the router at each hotplug event: the wall time of the generated
 # /etc/hotplug.d/net/95-coresteer under BusyBox ash (OpenWrt's shell), for one `add` event, on
 # copies of a small and a large seed board. Prints the median of RUNS events per board.

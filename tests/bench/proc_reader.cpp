@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The floor under any sampler: on each line of stdin, reads /proc/uptime, /proc/stat,
 // /proc/softirqs, /proc/interrupts and /proc/net/dev whole with read(2) into one buffer, looks
 // at nothing, and writes 400 bytes, about what the sampler sends under mawk. sampler_cost.sh

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Prints the command the live sampler runs on a router (makeSamplerCommand), for
 // tests/bench/sampler_cost.sh to run it under BusyBox awk as well as mawk.
 //   sampler_command [ROOT [WHOLE_MAX]]    (WHOLE_MAX 0: every file by its lines)

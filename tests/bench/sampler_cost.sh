@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What watching costs the router: the CPU time of the whole server-side SSH session (the sshd or
 # dropbear process for the connection and everything it runs), connect excluded, for
 #   - coresteer-cli monitor at 10 Hz (one awk over one channel), with the mawk it prefers where

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Wall time of `coresteer-cli snapshot ssh://...` for the NanoPi R6S fixture against
 # `ssh ... true` to the same server, interleaved, on the test sshd and dropbear on 127.0.0.1.
 # Prints medians, the ratio (target <= 1.3: one connection and one exec) and the bytes that

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A capture from anyone (a bug report, a recording's snapshot): read, written back the same,
 // and laid out in a directory of its own. Or, when the first byte is odd, a bundle of fuzzed
 // paths, kinds and link targets, as anyone may pass materialize(). Either way nothing reaches

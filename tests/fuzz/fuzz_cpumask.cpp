@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Both mask formats, and the round-trip properties the rest of coresteer relies on.
 #include "core/base/cpumask.h"
 

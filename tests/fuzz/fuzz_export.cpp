@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What carries router and preset text into other languages: the Ansible playbook of a preset
 // with fuzzed names, notes and reasons must stay printable ASCII and newlines (no byte a YAML
 // reader takes for a line break), and the terminal's escaping must leave no control and no

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The whole root reader: a bundle of fuzzed files at the paths the collector reads, through
 // buildSnapshot() and both printers, and every JSON writer over what the router named: the
 // snapshot, the plan, the current layout, the layout persisted on the router and a preset. Each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Every script coresteer runs on routers (core/router-scripts/*.sh), checked as POSIX sh by
 # shellcheck and parsed by BusyBox ash, OpenWrt's shell. Exit 0 when every one passes.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian package, installed the way a user would: `cpack -G DEB` in the build directory,
 # a fresh Debian 12 (bookworm) made by debootstrap from Debian's own mirror, then inside it
 # `apt-get install ./coresteer_*.deb` (apt resolves the Depends that dpkg-shlibdeps wrote),

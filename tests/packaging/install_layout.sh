@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `cmake --install` into a scratch prefix: every file lands at its place, and the desktop file,
 # the AppStream metadata, the man page and the bash completion pass their own validators.
 #   tests/packaging/install_layout.sh BUILD_DIR SCRATCH_DIR

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the emulated router from Debian packages into OUT (default build/router-vm):
 #   vmlinux            Debian's kernel, uncompressed (booted directly, PVH), never installed
 #   initramfs.cpio.gz  BusyBox userland with dropbear, the modules it needs, an OpenWrt-like /etc

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The vm tests leave nothing behind even when they die: start the router in netns.sh, kill the
 # whole thing with SIGKILL from outside, and check that no QEMU of it is left on the host.
 #   tests/router-vm/cleanup_test.sh VMDIR WORKDIR

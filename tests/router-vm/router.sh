@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Starts and stops the emulated router (built by build.sh) under QEMU, inside the caller's own
 # network namespace (see netns.sh): 4 vCPUs (TCG), a management NIC reachable only through
 # 127.0.0.1:PORT (QEMU's user network, restricted: no way out), and two virtio-net NICs with 4

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A router's sampler gone wrong, for the SSH tests: servers.sh installs it as `mawk` and `awk`
 # in a directory that only the sampler test key's forced command puts first on PATH, so
 # coresteer's own sampler command runs unchanged and execs this instead of the real awk.

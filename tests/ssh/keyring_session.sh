@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # keyring_session.sh HOME COMMAND...: runs COMMAND in a D-Bus session of its own with a GNOME
 # Keyring unlocked for it, whose files live under HOME (never the user's own keyring).
 set -eu

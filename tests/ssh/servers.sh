@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 coresteer maintainers
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Starts (or stops) a real OpenSSH sshd and a real dropbear on free ports of 127.0.0.1 for the
 # tests and the benchmark, with generated host and client keys and a test user with a password.
 #

@@ -1,10 +1,12 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The SSH test servers (tests/ssh/servers.sh): a real OpenSSH sshd and a real dropbear on
 // 127.0.0.1 with generated keys, started once per test program in its own directory. What
 // servers.sh writes to <dir>/env (ports, users, key paths) is read into serverEnv().
 #pragma once
 
-#include "../unit/board_expect.h"
 #include "core/model/snapshot_detail.h"
+#include "tests/support/board_expect.h"
 
 #include <gtest/gtest.h>
 

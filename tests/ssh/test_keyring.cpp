@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Remember the password": the desktop keyring through QtKeychain, against the test dropbear
 // (password logins, as OpenWrt's). Run twice by ctest: with no keyring at all (the box is not
 // offered, nothing is saved), and inside a D-Bus session of its own with a real GNOME Keyring
 // (saved once the login works, used without asking, asked again when refused).
-#include "servers_env.h"
+#include "tests/ssh/servers_env.h"
 #include "ui/connection.h"
 #include "ui/keyring.h"
 #include "ui/mainwindow.h"

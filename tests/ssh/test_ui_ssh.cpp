@@ -1,12 +1,14 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The desktop app against a real OpenSSH sshd and a real dropbear on 127.0.0.1, clicked as a
 // user would: edit the grid, recommend, apply, keep or let it revert, make persistent; a changed
 // host key; a router that never answers, and the Cancel button.
-#include "../unit/live_ticks.h"
 #include "core/collect/collect_local.h"
 #include "core/live/demoload.h"
 #include "core/live/recording.h"
 #include "core/model/snapshot_detail.h"
-#include "servers_env.h"
+#include "tests/ssh/servers_env.h"
+#include "tests/support/live_ticks.h"
 #include "ui/dialogs/applydialog.h"
 #include "ui/dialogs/comparedialog.h"
 #include "ui/live/livepanel.h"

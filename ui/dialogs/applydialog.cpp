@@ -1,4 +1,8 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/dialogs/applydialog.h"
+
+#include "ui/qtext.h"
 
 #include "core/model/conflicts.h"
 
@@ -18,10 +22,6 @@
 namespace coresteer::ui {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QPlainTextEdit* codeView() {
     auto* v = new QPlainTextEdit;

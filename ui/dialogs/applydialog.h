@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The apply dialog: review, apply at runtime with an automatic revert, keep or revert, then
 // make persistent.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Two recordings side by side, before and after: each one's picture (heatmap, latency,
 // throughput) and a table of per-core peak and mean load, throughput and the latency grade, with
 // the change.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Connect to a router: a host (recent hosts and ~/.ssh/config aliases offered), user, port,
 // identity file, and the directory on the router to treat as its root.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The preferences: the revert timeout and the live refresh rate (kept by ui/settings).
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bufferbloat test behind the Live tab's record button: it records every tick's files with
 // the snapshot and the layout in force (core/live/recording.h), measures latency to the router
 // every 100 ms (a TCP handshake with its SSH port, off the UI thread) with the first 3 s as the

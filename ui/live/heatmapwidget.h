@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Cores x time: one row per core, one column per sample, coloured by busy share, scrolling to
 // the left as samples arrive. Paints into a QImage that shifts by one column per sample, so a
 // tick costs one column of pixels whatever the width (smooth at 20 Hz with 256 cores). Hover

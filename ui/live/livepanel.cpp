@@ -1,4 +1,8 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/live/livepanel.h"
+
+#include "ui/qtext.h"
 
 #include "ui/live/bufferbloattest.h"
 #include "ui/live/heatmapwidget.h"
@@ -55,14 +59,6 @@ void setCell(QTableWidget* t, int row, int col, const QString& text, bool right 
     }
     if (it->text() != text)
         it->setText(text);
-}
-
-QString perSecond(double v) {
-    if (v >= 1e6)
-        return QStringLiteral("%1M").arg(v / 1e6, 0, 'f', 2);
-    if (v >= 1e4)
-        return QStringLiteral("%1k").arg(v / 1e3, 0, 'f', 1);
-    return QString::number(qRound(v));
 }
 
 } // namespace
@@ -562,7 +558,7 @@ void LivePanel::addRates(const Rates& r) {
             for (std::size_t c = 0; c < ir->perCpu.size(); ++c)
                 if (ir->perCpu[c] >= 0.5)
                     on << QStringLiteral("CPU%1").arg(c);
-        setCell(m_irqs, static_cast<int>(k), 3, ir ? perSecond(ir->total) : QString(), true);
+        setCell(m_irqs, static_cast<int>(k), 3, ir ? eventRate(ir->total, false) : QString(), true);
         setCell(m_irqs, static_cast<int>(k), 4, on.join(QStringLiteral(", ")));
     }
     int row = 0;

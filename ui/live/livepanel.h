@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Live tab: per-core load charts, the cores x time heatmap, where each NIC IRQ fires and how
 // fast, and each interface's throughput. Fed one Rates per tick; keeps an hour of history.
 //

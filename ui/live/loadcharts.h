@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Per-core load over the last 30 s (Qt Charts, a point a second; the heatmap has every sample):
 // one small chart per core with irq, softirq, system and user stacked, or one chart with the
 // mean and a busy line for each of the busiest cores (the choice for many cores, where the

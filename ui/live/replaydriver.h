@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plays a recording back at its recorded pace, faster, or all at once, and seeks in it: a
 // timer feeds the panel every event that has fallen due (rates, gaps, latency, throughput,
 // phases), as the live connection would have. The recording's checkpoints make a seek cost

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CoreModel: one row per CPU with its class, frequency and interrupt share.
 #pragma once
 

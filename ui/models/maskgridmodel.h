@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MaskGridModel: the mask grid. Rows are grouped by interface: a heading row per interface,
 // then its IRQs (smp_affinity), its receive queues (RPS), its transmit queues (XPS) and its
 // threaded-NAPI threads. Columns: the target, current -> pending as hex, the pending mask as an

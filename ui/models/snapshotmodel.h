@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SnapshotModel: interfaces, each with its IRQs and queues as children.
 //
 //   eth1                  r8169  0002:21:00.0

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MaskGridView: the mask grid as the user works it. A click on a CPU cell toggles it, dragging
 // along a row paints the same state over the cells it crosses, Space toggles the current cell,
 // and a row's context menu sets the whole mask (big cores, all cores, none) or copies it. Every

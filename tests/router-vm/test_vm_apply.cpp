@@ -1,0 +1,193 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The emulated router: snapshot, apply and its revert timer, kernel refusals, persist across a
+// reboot.
+#include "tests/router-vm/vm_fixture.h"
+
+using namespace coresteer;
+using namespace coresteer::test;
+
+// 1. The snapshot over dropbear: 4 CPUs, eth1 and eth2 with their per-queue IRQs, attributed
+// to the right interface, and their queues.
+TEST_F(Vm, SnapshotShowsCpusNicsQueuesAndTheirIrqs) {
+    int rc = -1;
+    const auto out = cli("snapshot --json", &rc);
+    ASSERT_LE(rc, 1) << cliErr();
+    const auto j = nlohmann::json::parse(out);
+    EXPECT_EQ(j["topology"]["cpus"].size(), 4u);
+    const int queues = std::stoi(g_env.at("CS_VM_QUEUES"));
+    for (const std::string name : {"eth1", "eth2"}) {
+        SCOPED_TRACE(name);
+        const auto virtio = virtioOf("/sys/class/net/" + name + "/device");
+        ASSERT_EQ(virtio.rfind("virtio", 0), 0u) << virtio;
+        const nlohmann::json* nif = nullptr;
+        for (const auto& i : j["interfaces"])
+            if (i["name"] == name)
+                nif = &i;
+        ASSERT_NE(nif, nullptr);
+        EXPECT_EQ((*nif)["rx_queues"].size(), static_cast<std::size_t>(queues));
+        EXPECT_EQ((*nif)["tx_queues"].size(), static_cast<std::size_t>(queues));
+        // Every input.K and output.K IRQ of this device, and no other, belongs to it.
+        std::set<std::string> expected, found;
+        for (int k = 0; k < queues; ++k) {
+            expected.insert(virtio + "-input." + std::to_string(k));
+            expected.insert(virtio + "-output." + std::to_string(k));
+        }
+        for (const auto& irq : j["irqs"]) {
+            const auto ifs = irq["interfaces"];
+            if (std::find(ifs.begin(), ifs.end(), name) != ifs.end())
+                found.insert(irq["actions"][0].get<std::string>());
+        }
+        for (const auto& e : expected)
+            EXPECT_TRUE(found.count(e)) << e;
+        for (const auto& f : found)
+            EXPECT_TRUE(f == virtio + "-config" || expected.count(f)) << f;
+    }
+}
+
+// 2. A runtime apply reads back in the guest's /proc and sysfs.
+TEST_F(Vm, ApplyReadsBackInTheGuest) {
+    const auto snap = routerSnapshot();
+    const auto l = testLayout(snap);
+    ASSERT_GE(l.irqs.size(), 4u);
+    int rc = -1;
+    const auto out = cli("apply " + quote(writeLayout(l).string()) + " --json", &rc);
+    EXPECT_EQ(rc, 0) << out << cliErr();
+    const auto j = nlohmann::json::parse(out);
+    EXPECT_TRUE(j["confirmed"].get<bool>());
+    // x86 MSI moves an IRQ at its next interrupt: until then its effective CPU is the old one.
+    for (const auto& r : j["results"])
+        EXPECT_TRUE(r["status"] == "applied" ||
+                    r["status"] == "applied, moves at the next interrupt")
+            << r.dump();
+    expectGuestHas(l, snap);
+    restoreBaseline();
+}
+
+// 3. What the kernel refuses is reported per target; the rest applies; revert restores all.
+TEST_F(Vm, KernelRefusalsAreReportedPerTarget) {
+    const auto snap = routerSnapshot();
+    const auto* eth1 = snap.interface("eth1");
+    ASSERT_NE(eth1, nullptr);
+    ASSERT_GE(eth1->irqs.size(), 2u);
+    const auto blk = virtioOf("/sys/block/vda/device");
+    std::optional<std::uint32_t> managed;
+    for (const auto& row : snap.interrupts.rows)
+        if (row.irq && !row.actions.empty() && row.actions[0] == blk + "-req.0")
+            managed = row.irq;
+    ASSERT_TRUE(managed) << blk;
+    auto irqWrite = [&](std::uint32_t irq, const std::string& value) {
+        const auto path = "proc/irq/" + std::to_string(irq) + "/smp_affinity";
+        return Write{Write::Kind::IrqAffinity,
+                     "IRQ " + std::to_string(irq),
+                     path,
+                     value,
+                     g_baseline.at(path),
+                     ""};
+    };
+    Resolution r;
+    r.writes.push_back(irqWrite(eth1->irqs[0], "0"));  // no CPU: EINVAL
+    r.writes.push_back(irqWrite(eth1->irqs[1], "10")); // CPU 4 of 4: EOVERFLOW
+    r.writes.push_back(irqWrite(
+        *managed, g_baseline.at("proc/irq/" + std::to_string(*managed) + "/smp_affinity") == "1"
+                      ? "2"
+                      : "1")); // kernel-managed: EIO
+    r.writes.push_back({Write::Kind::RpsCpus, "eth2 rx-0",
+                        "sys/class/net/eth2/queues/rx-0/rps_cpus", "4",
+                        g_baseline.at("sys/class/net/eth2/queues/rx-0/rps_cpus"), ""});
+    NoQuestions p;
+    ssh::Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    std::string error;
+    const auto rep = applyRemote(s, "/", r, {60, true}, &error);
+    ASSERT_TRUE(rep) << error;
+    ASSERT_EQ(rep->results.size(), 4u);
+    const char* reasons[] = {"Invalid argument", "Value too large", "Input/output error"};
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(rep->results[i].status, TargetResult::Status::Refused) << rep->results[i].error;
+        EXPECT_NE(rep->results[i].error.find(reasons[i]), std::string::npos)
+            << rep->results[i].error;
+    }
+    EXPECT_EQ(rep->results[3].status, TargetResult::Status::Applied);
+    // Nothing else moved.
+    EXPECT_EQ(changedFromBaseline(),
+              std::vector<std::string>{"sys/class/net/eth2/queues/rx-0/rps_cpus: " +
+                                       g_baseline.at("sys/class/net/eth2/queues/rx-0/rps_cpus") +
+                                       " -> 4"});
+    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    EXPECT_TRUE(changedFromBaseline().empty());
+}
+
+// 4a. Nobody confirms: the guest restores itself within the timeout plus 5 s.
+TEST_F(Vm, UnconfirmedApplyRevertsByItself) {
+    const auto snap = routerSnapshot();
+    const auto l = testLayout(snap);
+    int rc = -1;
+    const auto t0 = Clock::now();
+    const auto out = cli(
+        "apply " + quote(writeLayout(l).string()) + " --no-confirm --revert-after 5 --json", &rc);
+    ASSERT_EQ(rc, 0) << out << cliErr();
+    EXPECT_FALSE(changedFromBaseline().empty());
+    const auto left = 10.0 - std::chrono::duration<double>(Clock::now() - t0).count();
+    const auto took = waitForBaseline(std::max(left, 0.5));
+    ASSERT_TRUE(took) << "still changed: " << changedFromBaseline().size();
+    std::printf("[ vm ] unconfirmed apply reverted %.1f s after apply returned\n", *took);
+}
+
+// 4b. The connection dies in the middle of an apply: the same.
+TEST_F(Vm, ConnectionKilledMidApplyRevertsByItself) {
+    const auto snap = routerSnapshot();
+    const auto r = resolve(testLayout(snap), snap);
+    std::vector<Write> writes;
+    for (const auto& w : r.writes)
+        if (w.changes())
+            writes.push_back(w);
+    ASSERT_GE(writes.size(), 2u);
+    auto script = makeApplyScript(writes, "/", {5, true});
+    const auto firstWrite = script.script.find("\nw '") + 1;
+    script.script.insert(script.script.find('\n', firstWrite) + 1, "sleep 60\n");
+    NoQuestions p;
+    ssh::Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    std::thread stopper([&] {
+        // Stop once the first write is visible in the guest.
+        const auto t0 = Clock::now();
+        while (Clock::now() - t0 < std::chrono::seconds(20) && changedFromBaseline().empty())
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        s.requestStop();
+    });
+    EXPECT_FALSE(s.run("sh -s", script.script).has_value());
+    stopper.join();
+    s.disconnect();
+    // The timer comes due 5 s after the apply armed it, waits up to 5 s more for the apply that
+    // still holds the state lock (stalled in its `sleep 60`), ends it, and restores.
+    const auto took = waitForBaseline(20.0);
+    ASSERT_TRUE(took) << "still changed: " << changedFromBaseline().size();
+    std::printf("[ vm ] killed apply reverted %.1f s after the connection dropped\n", *took);
+    guest("pkill -x sleep");
+}
+
+// 5. Persist, reboot: the layout is back. unpersist, reboot: the defaults are back, and
+// /etc/sysupgrade.conf is as before.
+TEST_F(Vm, PersistSurvivesRebootAndUnpersistUndoesIt) {
+    const auto snap = routerSnapshot();
+    const auto l = testLayout(snap);
+    int rc = -1;
+    auto out = cli("persist " + quote(writeLayout(l).string()) + " --json", &rc);
+    ASSERT_EQ(rc, 0) << out << cliErr();
+    EXPECT_EQ(nlohmann::json::parse(out)["flavor"], "openwrt");
+    EXPECT_TRUE(changedFromBaseline().empty()); // persist alone changes no running value
+    EXPECT_NE(guest("cat /etc/sysupgrade.conf").find("/etc/hotplug.d/net/95-coresteer\n"),
+              std::string::npos);
+    rebootGuest();
+    expectGuestHas(l, routerSnapshot());
+    EXPECT_NE(guest("cat /tmp/hotplug.log").find("add net eth1"), std::string::npos);
+    out = cli("unpersist --json", &rc);
+    ASSERT_EQ(rc, 0) << out << cliErr();
+    EXPECT_TRUE(nlohmann::json::parse(out)["sysupgrade_restored"].get<bool>());
+    rebootGuest();
+    EXPECT_EQ(changedFromBaseline(), std::vector<std::string>{});
+    EXPECT_EQ(guest("cat /etc/sysupgrade.conf"), g_sysupgrade);
+    EXPECT_EQ(guest("ls -A /etc/hotplug.d/net/; [ -e /etc/coresteer ] && echo /etc/coresteer"),
+              ".keep\n");
+}

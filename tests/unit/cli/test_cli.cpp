@@ -1,0 +1,379 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// coresteer-cli snapshot: exit codes, JSON, and the real binary on this machine's own root.
+#include "cli/cli.h"
+#include "core/collect/capture.h"
+#include "core/live/recording.h"
+#include "tests/support/board_expect.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace coresteer;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out, err;
+};
+
+Result cli(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+// Runs the built binary; stdout only.
+Result binary(const std::string& args) {
+    const std::string cmd = std::string(CORESTEER_CLI) + " " + args + " 2>/dev/null";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    std::string out;
+    std::array<char, 65536> buf{};
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+        out.append(buf.data(), n);
+    const int status = ::pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, {}};
+}
+
+} // namespace
+
+TEST(Cli, UsageErrorsExitTwo) {
+    EXPECT_EQ(cli({}).code, 2);
+    EXPECT_EQ(cli({"frobnicate"}).code, 2);
+    EXPECT_EQ(cli({"snapshot"}).code, 2);
+    EXPECT_EQ(cli({"snapshot", "--root"}).code, 2);
+    const auto r = cli({"snapshot", "--root", "/nonexistent/dir"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("not a directory"), std::string::npos);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_EQ(cli({"--help"}).code, 0);
+    EXPECT_NE(cli({"--version"}).out.find("coresteer-cli"), std::string::npos);
+    // Several routers: only apply takes them.
+    const auto many = cli({"snapshot", "ssh://a", "ssh://b"});
+    EXPECT_EQ(many.code, 2);
+    EXPECT_NE(many.err.find("only apply takes several targets"), std::string::npos) << many.err;
+    EXPECT_NE(cli({"diff", "--root", "/", "--inventory", "x", "l.json"})
+                  .err.find("argument was not expected: --inventory"),
+              std::string::npos);
+    EXPECT_NE(cli({"frobnicate"}).err.find("unknown command 'frobnicate'"), std::string::npos);
+    EXPECT_NE(cli({"monitor", "--root", "/", "--rate", "30"}).err.find("--rate: Value 30 not in"),
+              std::string::npos);
+    EXPECT_NE(cli({"apply", "--root", "/", "--no-confirm", "--no-revert", "l.json"})
+                  .err.find("--no-confirm excludes --no-revert"),
+              std::string::npos);
+    EXPECT_NE(cli({"snapshot", "--help"}).out.find("Usage: coresteer-cli snapshot"),
+              std::string::npos);
+    EXPECT_EQ(cli({"--version"}).out.rfind("coresteer-cli 0.", 0), 0u);
+    EXPECT_NE(cli({"apply", "ssh://a", "l.json", "--parallel", "0"}).err.find("1 to 64"),
+              std::string::npos);
+    EXPECT_NE(cli({"apply", "ssh://a", "l.json", "--inventory-group", "g"})
+                  .err.find("--inventory-group needs --inventory"),
+              std::string::npos);
+    const auto inv = cli({"apply", "--inventory", "/nonexistent/hosts", "l.json"});
+    EXPECT_EQ(inv.code, 2);
+    EXPECT_NE(inv.err.find("l.json: cannot read"), std::string::npos) << inv.err;
+    // export ansible
+    EXPECT_NE(cli({"export"}).err.find("A subcommand is required"), std::string::npos);
+    EXPECT_NE(cli({"export", "ansible"}).err.find("--preset is required"), std::string::npos);
+    EXPECT_NE(cli({"export", "ansible", "--preset", "/nonexistent.json"}).err.find("cannot read"),
+              std::string::npos);
+}
+
+// --verbose says what happens, by category, on stderr; without it nothing of the kind.
+TEST(Cli, VerboseLogsByCategory) {
+    const auto root = (test::boardsDir() / "bpi-r4").string();
+    const auto quiet = cli({"snapshot", "--root", root});
+    EXPECT_EQ(quiet.err.find("[coresteer."), std::string::npos) << quiet.err;
+    for (const auto& args : {std::vector<std::string>{"snapshot", "--root", root, "--verbose"},
+                             std::vector<std::string>{"--verbose", "snapshot", "--root", root}}) {
+        const auto loud = cli(args);
+        EXPECT_EQ(loud.code, 0);
+        EXPECT_EQ(loud.out, quiet.out);
+        EXPECT_NE(loud.err.find("coresteer-cli: [coresteer.collect] " + root + ": read "),
+                  std::string::npos)
+            << loud.err;
+    }
+    // And off again for the next command in this process.
+    EXPECT_EQ(cli({"snapshot", "--root", root}).err.find("[coresteer."), std::string::npos);
+}
+
+// The preset's own board, its group, and what the playbook carries; and to a file, whole.
+TEST(Cli, ExportAnsibleWritesAPlaybook) {
+    const auto preset = std::string(CORESTEER_PRESETS_DIR) + "/nanopi-r4s-starwhiz.json";
+    const auto r = cli({"export", "ansible", "--preset", preset, "--inventory-group", "r4s"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("---\n# Generated by coresteer", 0), 0u);
+    EXPECT_NE(r.out.find("\n  hosts: r4s\n"), std::string::npos);
+    EXPECT_NE(r.out.find("BOARD='friendlyarm,nanopi-r4s'"), std::string::npos);
+    const auto file = fs::path(CORESTEER_TEST_TMP) / "export.yml";
+    fs::create_directories(file.parent_path());
+    const auto w = cli(
+        {"export", "ansible", "--preset", preset, "--inventory-group", "r4s", "-o", file.string()});
+    ASSERT_EQ(w.code, 0) << w.err;
+    EXPECT_TRUE(w.out.empty());
+    EXPECT_EQ(test::slurp(file).size(), r.out.size());
+    EXPECT_FALSE(fs::exists(file.string() + ".part"));
+    // A link planted at a name beside the file is never written through.
+    const auto victim = file.parent_path() / "victim";
+    std::ofstream(victim, std::ios::trunc) << "precious\n";
+    fs::remove(file);
+    fs::create_symlink(victim, file.string() + ".part");
+    ASSERT_EQ(cli({"export", "ansible", "--preset", preset, "-o", file.string()}).code, 0);
+    EXPECT_EQ(test::slurp(victim), "precious\n");
+    EXPECT_FALSE(fs::is_symlink(file));
+    EXPECT_EQ(test::slurp(file).rfind("---\n", 0), 0u);
+    fs::remove(file.string() + ".part");
+    EXPECT_NE(cli({"export", "ansible", "--preset", preset, "--inventory-group", "a-b"})
+                  .err.find("not an inventory group name"),
+              std::string::npos);
+}
+
+TEST(Cli, EveryBoardGivesACompleteJsonSnapshot) {
+    for (const auto& b : test::boardNames()) {
+        const auto root = (test::boardsDir() / b).string();
+        const auto r = cli({"snapshot", "--root", root, "--json"});
+        EXPECT_EQ(r.code, 0) << b << "\n" << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["schema"], "coresteer.snapshot/1");
+        EXPECT_EQ(j["origin"], root);
+        EXPECT_TRUE(j["diagnostics"].empty()) << b;
+        const auto x = test::readExpect(b);
+        EXPECT_EQ(static_cast<int>(j["topology"]["cpus"].size()) >= x.cpus, true) << b;
+        // The same command twice prints the same document.
+        EXPECT_EQ(cli({"snapshot", "--root", root, "--json"}).out, r.out) << b;
+    }
+}
+
+TEST(Cli, TextReportNamesInterfacesAndMasks) {
+    const auto root = (test::boardsDir() / "nanopi-r6s-openwrt").string();
+    const auto r = cli({"snapshot", "--root=" + root});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* s : {"LITTLE", "big", "eth1", "IRQ 96", "smp_affinity 40 (6)", "rps_cpus"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(Cli, PartialRootExitsOneWithWarningsOnStderr) {
+    const auto r = cli({"snapshot", "--root", (test::boardsDir() / ".." / "partial").string()});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.err.find("proc/softirqs: warning: missing"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ThisMachineReadOnly) {
+    const auto r = binary("snapshot --root / --json");
+    EXPECT_TRUE(r.code == 0 || r.code == 1) << r.code;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GE(j["topology"]["cpus"].size(), 1u);
+    EXPECT_FALSE(j["irqs"].empty());
+    EXPECT_FALSE(j["system"]["kernel"].get<std::string>().empty());
+}
+
+TEST(Cli, PlanJsonIsALayoutThatDiffAccepts) {
+    const auto root = (test::boardsDir() / "nanopi-r6s-friendlywrt").string();
+    const auto plan = cli({"plan", "--root", root, "--json"});
+    ASSERT_EQ(plan.code, 0) << plan.err;
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "cli-plan";
+    std::filesystem::create_directories(dir);
+    const auto file = (dir / "layout.json").string();
+    std::ofstream(file) << plan.out;
+    const auto diff = cli({"diff", "--root", root, file, "--json"});
+    ASSERT_EQ(diff.code, 0) << diff.err;
+    const auto j = nlohmann::json::parse(diff.out);
+    EXPECT_TRUE(j["not_applicable"].empty());
+    EXPECT_FALSE(j["changes"].empty());
+    bool eth1Irq = false;
+    for (const auto& c : j["changes"])
+        eth1Irq = eth1Irq || (c["target"] == "IRQ 141 (eth1)" && c["value"] == "04");
+    EXPECT_TRUE(eth1Irq) << diff.out;
+    // The text forms explain themselves.
+    const auto text = cli({"plan", "--root", root});
+    EXPECT_NE(text.out.find("receive processing (RPS) on big CPU4"), std::string::npos) << text.out;
+    // A layout for another board: what does not apply is listed, and the exit code says so.
+    const auto other = cli({"diff", "--root", (test::boardsDir() / "bpi-r4").string(), file});
+    EXPECT_EQ(other.code, 1);
+    EXPECT_NE(other.out.find("cannot apply: no IRQ with this name here"), std::string::npos)
+        << other.out;
+    const auto bad = cli({"diff", "--root", root, "/nonexistent.json"});
+    EXPECT_EQ(bad.code, 2);
+}
+
+TEST(Cli, PresetSaveAndLoadAcrossBoards) {
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "cli-preset";
+    std::filesystem::create_directories(dir);
+    const auto file = (dir / "r4s.json").string();
+    const auto r4s = (test::boardsDir() / "nanopi-r4s").string();
+    const auto save = cli({"preset", "save", "--root", r4s, file});
+    ASSERT_EQ(save.code, 0) << save.err;
+    EXPECT_NE(save.out.find("Saved 2 IRQs"), std::string::npos) << save.out;
+    // On the board it was saved from, nothing changes and everything applies.
+    const auto same = cli({"preset", "load", file, "--root", r4s});
+    EXPECT_EQ(same.code, 0) << same.err;
+    EXPECT_NE(same.out.find("0 of 8 values change"), std::string::npos) << same.out;
+    // On another board: it says so, and lists what does not apply.
+    const auto other =
+        cli({"preset", "load", file, "--root", (test::boardsDir() / "bpi-r4").string()});
+    EXPECT_EQ(other.code, 1);
+    EXPECT_NE(other.out.find("made on friendlyarm,nanopi-r4s; this is bananapi,bpi-r4"),
+              std::string::npos)
+        << other.out;
+    EXPECT_NE(other.out.find("cannot apply"), std::string::npos);
+    // Built-in presets are accepted wherever a layout is.
+    const auto builtin =
+        cli({"diff", "--root", (test::boardsDir() / "nanopi-r6s-friendlywrt").string(),
+             std::string(CORESTEER_PRESETS_DIR) + "/nanopi-r6s-option1.json"});
+    EXPECT_EQ(builtin.code, 0) << builtin.out << builtin.err;
+    EXPECT_EQ(cli({"preset", "save", "--root", r4s}).code, 2);
+    EXPECT_EQ(cli({"preset", "frobnicate"}).code, 2);
+}
+
+// monitor on this machine: one JSON object per sample with every online CPU, CSV rows with the
+// documented header, and usage errors for out-of-range rates and durations.
+TEST(Cli, MonitorStreamsSamplesOfThisMachine) {
+    const auto j = binary("monitor --root / --rate 10 --duration 1 --json");
+    ASSERT_EQ(j.code, 0);
+    std::istringstream lines(j.out);
+    std::string line;
+    int samples = 0;
+    while (std::getline(lines, line)) {
+        const auto s = nlohmann::json::parse(line);
+        EXPECT_GT(s["seconds"].get<double>(), 0.0);
+        EXPECT_FALSE(s["cores"].empty());
+        for (const auto& c : s["cores"]) {
+            EXPECT_GE(c["busy"].get<double>(), 0.0);
+            EXPECT_LE(c["busy"].get<double>(), 1.0 + 1e-9);
+        }
+        ++samples;
+    }
+    EXPECT_GE(samples, 5);
+    EXPECT_LE(samples, 10);
+    const auto csv = binary("monitor --root / --rate 5 --duration 0.5 --csv");
+    ASSERT_EQ(csv.code, 0);
+    EXPECT_EQ(csv.out.rfind("uptime,metric,target,cpu,value\n", 0), 0u);
+    EXPECT_NE(csv.out.find(",busy,,0,"), std::string::npos);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--rate", "0"}).code, 2);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--rate", "2.5"}).code, 2);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--duration", "-1"}).code, 2);
+    EXPECT_EQ(cli({"monitor", "--root", "/", "--csv", "--json"}).code, 2);
+    // A tree without /proc/uptime is an error that names it.
+    const auto bad =
+        cli({"monitor", "--root", (test::boardsDir() / "bpi-r4").string(), "--duration", "0.2"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("proc/uptime"), std::string::npos) << bad.err;
+}
+
+// monitor --record writes a recording that the recording verbs read: a summary, CSV rows and a
+// side-by-side comparison.
+TEST(Cli, MonitorRecordsAndTheRecordingVerbsReadIt) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-recording";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "this-machine.csrec").string();
+    const auto m = binary("monitor --root / --rate 10 --duration 1 --json --record " + file);
+    ASSERT_EQ(m.code, 0) << m.err;
+    const auto s = binary("recording summary --json " + file);
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    EXPECT_EQ(j["label"], "/");
+    EXPECT_EQ(j["hz"], 10);
+    EXPECT_GE(j["ticks"].get<int>(), 5);
+    EXPECT_FALSE(j["cores"].empty());
+    for (const auto& c : j["cores"]) {
+        EXPECT_GE(c["busy_mean"].get<double>(), 0.0);
+        EXPECT_LE(c["busy_peak"].get<double>(), 1.0 + 1e-9);
+    }
+    const auto csv = binary("recording csv " + file);
+    ASSERT_EQ(csv.code, 0) << csv.err;
+    EXPECT_EQ(csv.out.rfind("t_s,uptime_s,cpu0_busy_pct,", 0), 0u) << csv.out.substr(0, 200);
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), j["ticks"].get<int>() + 1);
+    const auto cmp = binary("recording compare " + file + " " + file);
+    ASSERT_EQ(cmp.code, 0) << cmp.err;
+    EXPECT_NE(cmp.out.find("this-machine.csrec"), std::string::npos) << cmp.out;
+    EXPECT_NE(cmp.out.find("cpu0 busy, mean"), std::string::npos) << cmp.out;
+    // The recording holds this machine's snapshot.
+    std::string error;
+    const auto rec = loadRecording(file, &error);
+    ASSERT_TRUE(rec) << error;
+    EXPECT_TRUE(readCapture(rec->info.capture, &error)) << error;
+    EXPECT_NE(rec->info.layout.find("coresteer.layout/1"), std::string::npos);
+    // Not a recording: an error naming the file.
+    const auto bad = cli({"recording", "summary", (dir / "nothing").string()});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("nothing: cannot be read"), std::string::npos) << bad.err;
+    std::ofstream(dir / "text") << "hello\n";
+    const auto notOne = cli({"recording", "csv", (dir / "text").string()});
+    EXPECT_EQ(notOne.code, 2);
+    EXPECT_NE(notOne.err.find("text: not a coresteer recording"), std::string::npos) << notOne.err;
+    EXPECT_EQ(cli({"recording", "compare", file}).code, 2);
+    EXPECT_EQ(cli({"recording", "play", file}).code, 2);
+}
+
+// Names a router controls reach the user's terminal escaped: an escape sequence in an IRQ name
+// or the hostname cannot retitle, clear or recolour it. JSON keeps its own escapes and the
+// names whole.
+TEST(Cli, TextOutputCannotDriveTheTerminal) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "terminal";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto root = dir / "root";
+    fs::copy(test::boardsDir() / "bpi-r4", root,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    const std::string evil = "\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+                             "31m\x7f";
+    auto interrupts = test::slurp(root / "proc/interrupts");
+    const auto at = interrupts.find("Level     ttyS0");
+    ASSERT_NE(at, std::string::npos);
+    interrupts.insert(at + 15, evil);
+    std::ofstream(root / "proc/interrupts", std::ios::trunc) << interrupts;
+    std::ofstream(root / "proc/sys/kernel/hostname", std::ios::trunc) << "r" << evil << "\n";
+    for (const auto& verb : {"snapshot", "plan", "capture"}) {
+        SCOPED_TRACE(verb);
+        std::vector<std::string> args = {verb, "--root", root.string()};
+        if (std::string(verb) == "capture")
+            args.push_back((dir / "c.cap").string());
+        const auto r = cli(args);
+        for (const auto* s : {&r.out, &r.err}) {
+            EXPECT_EQ(s->find('\x1b'), std::string::npos) << *s;
+            EXPECT_EQ(s->find('\x07'), std::string::npos) << *s;
+            EXPECT_EQ(s->find("\xc2\x9b"), std::string::npos) << *s;
+            EXPECT_EQ(s->find('\x7f'), std::string::npos) << *s;
+        }
+        if (std::string(verb) == "snapshot") {
+            EXPECT_NE(r.out.find("r\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b31m\\x7f\n"),
+                      std::string::npos)
+                << r.out;
+        }
+    }
+    // A shared preset's board and name, shown by diff and preset load.
+    const auto preset = dir / "evil.json";
+    std::ofstream(preset) << "{\"schema\": \"coresteer.preset/1\", \"name\": \"n\\u001b[2J\", "
+                             "\"board\": \"b\\u001b]0;x\\u0007\\u009b\", \"note\": \"x\", "
+                             "\"layout\": {\"rx_queues\": [{\"interface\": \"eth0\", \"queue\": 0, "
+                             "\"rps_cpus\": \"1\"}]}}\n";
+    for (const auto& args :
+         {std::vector<std::string>{"diff", "--root", root.string(), preset.string()},
+          std::vector<std::string>{"preset", "load", preset.string(), "--root", root.string()}}) {
+        const auto r = cli(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.out.find("made on b\\x1b]0;x\\x07\\xc2\\x9b;"), std::string::npos) << r.out;
+        EXPECT_EQ((r.out + r.err).find('\x1b'), std::string::npos);
+        EXPECT_EQ((r.out + r.err).find('\x07'), std::string::npos);
+    }
+    // The binary too, through its real stdout.
+    const auto b = binary("snapshot --root '" + root.string() + "'");
+    EXPECT_EQ(b.out.find('\x1b'), std::string::npos);
+    EXPECT_NE(b.out.find("\\x1b]0;pwned"), std::string::npos);
+    // JSON: valid, the name whole.
+    const auto j = cli({"snapshot", "--root", root.string(), "--json"});
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc.dump().find('\x1b'), std::string::npos);
+    EXPECT_NE(j.out.find("ttyS0\\u001b]0;pwned"), std::string::npos);
+}

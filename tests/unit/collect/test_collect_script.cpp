@@ -1,0 +1,175 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The collector script, run by real shells (dash, BusyBox ash, bash) over every board fixture,
+// gives exactly the bundle that the local collector reads.
+#include "core/collect/collect_local.h"
+#include "core/collect/collect_remote.h"
+#include "core/model/snapshot.h"
+#include "core/model/snapshot_json.h"
+#include "tests/support/board_expect.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace coresteer;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string runScript(const std::string& shell, const std::string& script) {
+    // One folder per test: ctest runs the tests of this file in parallel.
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    for (auto& c : name)
+        if (c == '/')
+            c = '_';
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "script" / name;
+    fs::create_directories(dir);
+    const auto in = dir / "collect.sh", out = dir / "collect.out";
+    std::ofstream(in, std::ios::binary) << script;
+    const std::string cmd =
+        shell + " -s < '" + in.string() + "' > '" + out.string() + "' 2>/dev/null";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream f(out, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+std::vector<std::string> shells() {
+    std::vector<std::string> v;
+    for (const char* s : {"/bin/dash", "/bin/busybox ash", "/bin/bash"}) {
+        const std::string bin = std::string(s).substr(0, std::string(s).find(' '));
+        if (fs::exists(bin))
+            v.emplace_back(s);
+    }
+    return v;
+}
+
+std::string diff(const FileBundle& a, const FileBundle& b) {
+    std::string d;
+    for (const auto& [path, e] : a.entries()) {
+        const auto* o = b.get(path);
+        if (!o)
+            d += "only local: " + path + "\n";
+        else if (!(*o == e))
+            d += "differs: " + path + "\n";
+    }
+    for (const auto& [path, e] : b.entries())
+        if (!a.get(path))
+            d += "only script: " + path + "\n";
+    return d.substr(0, 3000);
+}
+
+} // namespace
+
+TEST(CollectScript, ShellsAreInstalled) {
+    // dash and bash come with Debian; busybox-static is installed by test.sh.
+    EXPECT_EQ(shells().size(), 3u);
+}
+
+class ScriptOnBoard : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(ScriptOnBoard, GivesTheLocalBundle) {
+    const auto& [shell, board] = GetParam();
+    const auto root = (test::boardsDir() / board).string();
+    const auto cs = makeCollectScript(root);
+    const auto output = runScript(shell, cs.script);
+    FileBundle remote;
+    std::string error;
+    ASSERT_TRUE(parseCollectOutput(output, cs.token, remote, &error)) << error;
+    const auto local = collectLocal(root);
+    EXPECT_EQ(diff(local, remote), "");
+    remote.origin = local.origin;
+    EXPECT_EQ(toJson(buildSnapshot(remote)), toJson(buildSnapshot(local)));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllShells, ScriptOnBoard,
+                         ::testing::Combine(::testing::ValuesIn(shells()),
+                                            ::testing::ValuesIn(test::boardNames())),
+                         [](const auto& p) {
+                             std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
+                             for (auto& c : n)
+                                 if (!isalnum(static_cast<unsigned char>(c)))
+                                     c = '_';
+                             return n;
+                         });
+
+TEST(CollectScript, HostileNamesStayData) {
+    // Interface and file names that would run code if they ever reached the shell as code.
+    const auto root = fs::path(CORESTEER_TEST_TMP) / "hostile";
+    fs::remove_all(root);
+    const std::vector<std::string> names = {"$(touch PWNED1)",
+                                            "`touch PWNED2`",
+                                            "a;touch PWNED3",
+                                            "q'uote\"s",
+                                            "sp ace",
+                                            std::string(200, 'x'),
+                                            "-n",
+                                            "*",
+                                            "new\nline"};
+    for (const auto& n : names) {
+        fs::create_directories(root / "sys/class/net" / n / "queues/rx-0");
+        std::ofstream(root / "sys/class/net" / n / "queues/rx-0/rps_cpus") << "f\n";
+        std::ofstream(root / "sys/class/net" / n / "mtu") << "1500\n";
+    }
+    fs::create_directories(root / "proc");
+    std::ofstream(root / "proc/interrupts") << "           CPU0\n  1:  5  GIC 1 Level  $(reboot)\n";
+    const auto cs = makeCollectScript(root.string());
+    for (const auto& shell : shells()) {
+        const auto cwd = fs::current_path();
+        fs::current_path(root);
+        const auto output = runScript(shell, cs.script);
+        fs::current_path(cwd);
+        FileBundle remote;
+        std::string error;
+        ASSERT_TRUE(parseCollectOutput(output, cs.token, remote, &error)) << shell << ": " << error;
+        for (int i = 1; i <= 3; ++i)
+            EXPECT_FALSE(fs::exists(root / ("PWNED" + std::to_string(i)))) << shell;
+        EXPECT_EQ(diff(collectLocal(root), remote), "") << shell;
+        ASSERT_NE(remote.file("sys/class/net/$(touch PWNED1)/mtu"), nullptr) << shell;
+        EXPECT_EQ(*remote.file("sys/class/net/`touch PWNED2`/queues/rx-0/rps_cpus"), "f\n");
+        EXPECT_EQ(remote.get("sys/class/net/new\nline/mtu"), nullptr); // not a kernel name
+    }
+}
+
+TEST(CollectScript, RootPrefixIsQuoted) {
+    const auto root = fs::path(CORESTEER_TEST_TMP) / "it's $(touch PWNED) dir";
+    fs::create_directories(root / "proc");
+    std::ofstream(root / "proc/interrupts") << "           CPU0\n  1:  5  GIC 1 Level  x\n";
+    const auto cs = makeCollectScript(root.string() + "/");
+    const auto output = runScript("/bin/sh", cs.script);
+    FileBundle b;
+    std::string error;
+    ASSERT_TRUE(parseCollectOutput(output, cs.token, b, &error)) << error;
+    ASSERT_NE(b.file("proc/interrupts"), nullptr);
+    EXPECT_FALSE(fs::exists(fs::current_path() / "PWNED"));
+}
+
+TEST(CollectScript, CutOrForgedOutputIsRejected) {
+    const auto root = (test::boardsDir() / "nanopi-r4s").string();
+    const auto cs = makeCollectScript(root);
+    const auto output = runScript("/bin/sh", cs.script);
+    std::string error;
+    for (std::size_t cut : {std::size_t{0}, output.size() / 3, output.size() - 3}) {
+        FileBundle b;
+        EXPECT_FALSE(parseCollectOutput(output.substr(0, cut), cs.token, b, &error)) << cut;
+        EXPECT_NE(error.find("cut short"), std::string::npos) << error;
+    }
+    FileBundle b;
+    EXPECT_FALSE(parseCollectOutput(output, "@@cs0000", b, &error)); // another run's token
+    const std::string forged =
+        cs.token + " F ../../etc/shadow\nroot:x\n\n" + cs.token + " E\n" + cs.token + " DONE\n";
+    FileBundle f;
+    EXPECT_FALSE(parseCollectOutput(forged, cs.token, f, &error));
+    EXPECT_NE(error.find("unexpected path"), std::string::npos);
+}
+
+TEST(CollectScript, TokensDiffer) {
+    EXPECT_NE(makeCollectScript("/").token, makeCollectScript("/").token);
+    EXPECT_GE(makeCollectScript("/").token.size(), 32u);
+}

@@ -1,0 +1,126 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Rates between two samples (core/live/sample.h) and the pace of the ticks.
+#include "core/collect/collect_local.h"
+#include "core/live/bottleneck.h"
+#include "core/live/history.h"
+#include "core/live/latency.h"
+#include "core/live/sample.h"
+#include "core/live/source.h"
+#include "core/live/stream.h"
+#include "tests/support/board_expect.h"
+#include "tests/unit/live/live_samples.h"
+
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace coresteer;
+namespace fs = std::filesystem;
+using coresteer::test::slurp;
+using namespace coresteer::test;
+
+TEST(LiveRates, CoreSharesFromProcStatDeltas) {
+    const auto r = computeRates(sample(10.0, kStat0), sample(11.0, kStat1));
+    ASSERT_TRUE(r);
+    EXPECT_DOUBLE_EQ(r->seconds(), 1.0);
+    ASSERT_EQ(r->cores.size(), 2u);
+    EXPECT_DOUBLE_EQ(r->core(0)->softirq, 1.0);
+    EXPECT_DOUBLE_EQ(r->core(0)->busy(), 1.0);
+    EXPECT_DOUBLE_EQ(r->core(1)->user, 0.5);
+    EXPECT_DOUBLE_EQ(r->core(1)->irq, 0.25);
+    EXPECT_DOUBLE_EQ(r->core(1)->idle, 0.25);
+    EXPECT_DOUBLE_EQ(r->core(1)->kernel(), 0.25);
+}
+
+TEST(LiveRates, IrqSoftirqAndInterfaceRatesUseTheRoutersClock) {
+    const std::string irq0 = "           CPU0       CPU1\n"
+                             " 45:       1000          0   GICv3 100 Level     eth0\n"
+                             " 46:          0          0   GICv3 101 Level     eth1\n";
+    const std::string irq1 = "           CPU0       CPU1\n"
+                             " 45:       1500        100   GICv3 100 Level     eth0\n"
+                             " 46:          0          0   GICv3 101 Level     eth1\n";
+    const std::string sq0 = "                    CPU0       CPU1\n"
+                            "      NET_TX:         10         20\n"
+                            "      NET_RX:        100        200\n";
+    const std::string sq1 = "                    CPU0       CPU1\n"
+                            "      NET_TX:         10         70\n"
+                            "      NET_RX:       1100        200\n";
+    const std::string nd0 = "Inter-|   Receive\n face |bytes\n"
+                            "  eth0: 1000 10 0 0 0 0 0 0 2000 20 0 0 0 0 0 0\n";
+    const std::string nd1 = "Inter-|   Receive\n face |bytes\n"
+                            "  eth0: 1250001000 1000010 0 0 0 0 0 0 2000 20 0 0 0 0 0 0\n";
+    // 0.5 s of router time.
+    const auto r =
+        computeRates(sample(20.0, kStat0, irq0, sq0, nd0), sample(20.5, kStat1, irq1, sq1, nd1));
+    ASSERT_TRUE(r);
+    ASSERT_TRUE(r->irq(45));
+    EXPECT_DOUBLE_EQ(r->irq(45)->perCpu[0], 1000.0);
+    EXPECT_DOUBLE_EQ(r->irq(45)->perCpu[1], 200.0);
+    EXPECT_DOUBLE_EQ(r->irq(45)->total, 1200.0);
+    EXPECT_DOUBLE_EQ(r->irq(46)->total, 0.0);
+    EXPECT_DOUBLE_EQ(r->netRx[0], 2000.0);
+    EXPECT_DOUBLE_EQ(r->netTx[1], 100.0);
+    ASSERT_EQ(r->interfaces.size(), 1u);
+    EXPECT_DOUBLE_EQ(r->interfaces[0].rxBitsPerSec, 20e9);
+    EXPECT_DOUBLE_EQ(r->interfaces[0].rxPacketsPerSec, 2e6);
+    EXPECT_EQ(r->resets, 0);
+}
+
+TEST(LiveRates, ResetCountersOfflineCpusAndAStoppedClockGiveNoBogusRates) {
+    // The router rebooted (uptime went back): no rates at all.
+    EXPECT_FALSE(computeRates(sample(500.0, kStat1), sample(3.0, kStat0)));
+    EXPECT_FALSE(computeRates(sample(5.0, kStat0), sample(5.0, kStat1)));
+    // cpu1 went offline, and an IRQ counter went backwards (a re-registered IRQ).
+    const std::string a = "           CPU0       CPU1\n 45:  900 0 GICv3 1 Level eth0\n";
+    const std::string b = "           CPU0\n 45:  100 GICv3 1 Level eth0\n";
+    const auto r = computeRates(sample(1.0, kStat0, a), sample(2.0,
+                                                               "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                                                               "cpu0 100 0 100 900 0 0 0 0 0 0\n",
+                                                               b));
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->cores.size(), 1u);
+    EXPECT_EQ(r->cores[0].cpu, 0);
+    EXPECT_FALSE(r->irq(45));
+    EXPECT_EQ(r->resets, 1);
+}
+
+// The pace of a monitor: on schedule while it keeps up, including a tick late by less than a
+// period; after a stall, one long interval and no burst of the ticks missed.
+TEST(LivePace, TicksMissedInAStallAreSkippedNotCaughtUp) {
+    using namespace std::chrono_literals;
+    const std::chrono::steady_clock::time_point t0{};
+    EXPECT_EQ(nextTick(t0, t0 + 30ms, 100ms), t0 + 100ms);
+    EXPECT_EQ(nextTick(t0, t0 + 150ms, 100ms), t0 + 100ms); // late: the next one is due now
+    EXPECT_EQ(nextTick(t0, t0 + 200ms, 100ms), t0 + 100ms);
+    EXPECT_EQ(nextTick(t0, t0 + 1300ms, 100ms), t0 + 1300ms); // stalled: no burst of 12
+    // Paced through a one-second stall, to 2.5 s: 16 ticks where 25 were due.
+    auto due = t0;
+    int ticks = 0;
+    for (auto now = t0; due < t0 + 2500ms; ++ticks) {
+        due = nextTick(due, now, 100ms);
+        now = due == t0 + 500ms ? due + 1000ms : due; // stopped for 1 s after the 5th tick
+    }
+    EXPECT_EQ(ticks, 16);
+}
+
+TEST(LiveSample, BadUptimeOrStatIsAnErrorNamingTheFile) {
+    Diagnostics d;
+    EXPECT_FALSE(parseSample({"abc\n", kStat0, {}, {}, {}}, d));
+    ASSERT_FALSE(d.entries().empty());
+    EXPECT_NE(d.entries().front().toString().find("proc/uptime"), std::string::npos);
+    Diagnostics d2;
+    EXPECT_FALSE(parseSample({"1.0 2.0\n", "intr 1 2 3\n", {}, {}, {}}, d2));
+    ASSERT_FALSE(d2.entries().empty());
+    EXPECT_NE(d2.entries().front().toString().find("proc/stat"), std::string::npos);
+}

@@ -1,0 +1,81 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ApplyDialog (ui/dialogs/applydialog.h): the diff, the script and the persistent files.
+#include "core/collect/capture.h"
+#include "core/collect/collect_local.h"
+#include "core/layout/layout_json.h"
+#include "core/live/recording.h"
+#include "tests/support/board_expect.h"
+#include "tests/support/hostile_names.h"
+#include "tests/support/live_ticks.h"
+#include "tests/unit/ui/ui_helpers.h"
+#include "ui/dialogs/applydialog.h"
+#include "ui/dialogs/comparedialog.h"
+#include "ui/live/heatmapwidget.h"
+#include "ui/live/livepanel.h"
+#include "ui/live/loadcharts.h"
+#include "ui/logging.h"
+#include "ui/mainwindow.h"
+#include "ui/models/coremodel.h"
+#include "ui/models/maskgridmodel.h"
+#include "ui/models/snapshotmodel.h"
+#include "ui/settings.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSet>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <arpa/inet.h>
+#include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace coresteer;
+using namespace coresteer::ui;
+using namespace coresteer::test;
+
+// The apply dialog over the demo router after Recommend: the diff, the script and the files
+// tabs are filled, and its rendering is not blank.
+TEST(ApplyDialog, ShowsTheDiffTheScriptAndThePersistentFiles) {
+    MainWindow w;
+    w.resize(1400, 900);
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    w.recommend();
+    w.show();
+    auto* d = w.openApplyDialog();
+    ASSERT_TRUE(d);
+    EXPECT_GT(d->changesView()->topLevelItemCount(), 0);
+    EXPECT_TRUE(d->scriptView()->toPlainText().startsWith(QStringLiteral("#!")) ||
+                d->scriptView()->toPlainText().contains(QStringLiteral("revert")));
+    EXPECT_TRUE(
+        d->filesView()->toPlainText().contains(QStringLiteral("hotplug.d/net/95-coresteer")));
+    EXPECT_TRUE(d->applyButton()->isEnabled());
+    EXPECT_FALSE(d->persistButton()->isEnabled());
+    d->resize(1000, 640);
+    QTest::qWait(50);
+    expectNotBlank(w.grab().toImage(), QStringLiteral(CORESTEER_SCREENSHOT_DIR "/main-demo.png"));
+    expectNotBlank(d->grab().toImage(),
+                   QStringLiteral(CORESTEER_SCREENSHOT_DIR "/apply-dialog.png"));
+}

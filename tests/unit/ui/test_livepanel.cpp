@@ -1,0 +1,321 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Live tab (ui/live/): charts, heatmap and tables, recording, export, replay, the load
+// generator.
+#include "core/collect/capture.h"
+#include "core/collect/collect_local.h"
+#include "core/layout/layout_json.h"
+#include "core/live/recording.h"
+#include "tests/support/board_expect.h"
+#include "tests/support/hostile_names.h"
+#include "tests/support/live_ticks.h"
+#include "tests/unit/ui/ui_helpers.h"
+#include "ui/dialogs/applydialog.h"
+#include "ui/dialogs/comparedialog.h"
+#include "ui/live/heatmapwidget.h"
+#include "ui/live/livepanel.h"
+#include "ui/live/loadcharts.h"
+#include "ui/logging.h"
+#include "ui/mainwindow.h"
+#include "ui/models/coremodel.h"
+#include "ui/models/maskgridmodel.h"
+#include "ui/models/snapshotmodel.h"
+#include "ui/settings.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSet>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <arpa/inet.h>
+#include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace coresteer;
+using namespace coresteer::ui;
+using namespace coresteer::test;
+
+// A recording of a router whose names are not all UTF-8 (and hold controls): it starts, and the
+// layout it keeps is JSON that names the valid IRQ as the router does.
+TEST(LivePanel, RecordsARouterWithHostileNames) {
+    const auto root = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-hostile-names" / "root";
+    test::makeHostileRoot(root);
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString(root.string()));
+    ASSERT_TRUE(shown.wait(20000)) << w.lastError().toStdString();
+    auto* panel = w.livePanel();
+    panel->testButton()->click(); // Start recording
+    ASSERT_TRUE(panel->testRunning());
+    // The tree's counters stand still: ticks are recorded, with no rates between them.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel->recordedTicks() >= 3; }, 20000));
+    panel->testButton()->click(); // Stop
+    const auto rec = panel->recording();
+    ASSERT_TRUE(rec);
+    std::string error;
+    const auto layout = parseLayout(rec->info.layout, &error);
+    ASSERT_TRUE(layout) << error;
+    EXPECT_TRUE(std::any_of(layout->irqs.begin(), layout->irqs.end(),
+                            [](const IrqTarget& t) { return t.irq.action == test::kValidIrq; }));
+}
+
+// The Live tab on the demo: charts, heatmap and tables fill tick by tick.
+TEST(LivePanel, ChartsHeatmapAndTablesFollowTheDemo) {
+    MainWindow w;
+    w.resize(1280, 860);
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    auto* tabs = w.findChild<QTabWidget*>();
+    ASSERT_TRUE(tabs);
+    tabs->setCurrentWidget(panel);
+    w.show();
+    test::LiveTicks live(w.connection());
+    ASSERT_TRUE(live.waitFor(12, 20000));
+    QTest::qWait(50);
+    ASSERT_TRUE(panel->history());
+    EXPECT_GE(panel->history()->size(), 12u);
+    EXPECT_EQ(panel->charts()->mode(), LoadCharts::Mode::PerCore);
+    EXPECT_EQ(panel->charts()->seriesCount(), 8 * 4);
+    EXPECT_GE(panel->charts()->pointCount(), 12);
+    EXPECT_GE(panel->heatmap()->samples(), 12);
+    // The hot core's row of the newest heatmap column is red, an idle big core's is not.
+    const auto& img = panel->heatmap()->image();
+    const QColor hot(img.pixel(img.width() - 1, 3)), idle(img.pixel(img.width() - 1, 5));
+    EXPECT_GT(hot.red(), 200);
+    EXPECT_LT(idle.red(), 100);
+    EXPECT_TRUE(panel->heatmap()
+                    ->readout(QPoint(panel->heatmap()->width() - 60, 5))
+                    .startsWith(QStringLiteral("CPU0")));
+    bool eth2Rate = false;
+    for (int r = 0; r < panel->irqTable()->rowCount(); ++r)
+        if (panel->irqTable()->item(r, 0)->text() == QStringLiteral("173"))
+            eth2Rate = panel->irqTable()->item(r, 3) &&
+                       panel->irqTable()->item(r, 4)->text() == QStringLiteral("CPU3");
+    EXPECT_TRUE(eth2Rate);
+    EXPECT_GT(panel->interfaceTable()->rowCount(), 2);
+    std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
+    ASSERT_TRUE(w.grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-live-tab.png")));
+}
+
+// Recording in the demo: start, stop, save, export CSV and PNG; then the saved file opens as a
+// replay in every view (with nothing to apply), and two recordings compare side by side.
+TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
+    const auto dir = std::filesystem::path(CORESTEER_SCREENSHOT_DIR).parent_path() / "ui-recording";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto file = QString::fromStdString((dir / "demo.csrec").string());
+    std::size_t recordedRates = 0;
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::snapshotShown);
+        w.openDemo();
+        ASSERT_TRUE(shown.wait(10000));
+        auto* panel = w.livePanel();
+        EXPECT_TRUE(panel->testButton()->isEnabled());
+        QString error;
+        EXPECT_FALSE(panel->saveRecording(file, &error)); // nothing recorded yet
+        EXPECT_FALSE(error.isEmpty());
+        test::LiveTicks live(w.connection());
+        panel->testButton()->click(); // Start recording
+        EXPECT_TRUE(panel->testRunning());
+        ASSERT_TRUE(live.waitFor(20, 20000));
+        QTest::qWait(20);
+        EXPECT_GE(panel->recordedTicks(), 20u);
+        QSignalSpy finished(panel, &LivePanel::recordingFinished);
+        panel->testButton()->click(); // Stop
+        ASSERT_EQ(finished.count(), 1);
+        const auto rec = panel->recording();
+        ASSERT_TRUE(rec);
+        EXPECT_GE(rec->ticks, 20u);
+        EXPECT_EQ(rec->info.label, "Demo router (NanoPi R6S)");
+        EXPECT_FALSE(rec->info.capture.empty());
+        std::string why;
+        const auto sum = summarize(*rec, &why);
+        ASSERT_TRUE(sum) << why;
+        recordedRates = sum->ticks;
+        // The demo's default layout pins CPU3 (the LITTLE core with the NIC IRQs).
+        EXPECT_GT(sum->core(3)->mean, 0.9);
+        EXPECT_LT(sum->core(5)->mean, 0.5);
+        EXPECT_FALSE(sum->latency); // no SSH, no probes
+
+        ASSERT_TRUE(panel->saveRecording(file, &error)) << error.toStdString();
+        const auto csv = QString::fromStdString((dir / "demo.csv").string());
+        ASSERT_TRUE(panel->exportCsv(csv, &error)) << error.toStdString();
+        QFile c(csv);
+        ASSERT_TRUE(c.open(QIODevice::ReadOnly));
+        EXPECT_EQ(c.readAll().count('\n'), static_cast<qsizetype>(recordedRates + 1));
+        const auto png = QString::fromStdString((dir / "demo.png").string());
+        ASSERT_TRUE(panel->exportPng(png, &error)) << error.toStdString();
+        QImage img(png);
+        ASSERT_FALSE(img.isNull());
+        EXPECT_EQ(img.width(), 96 + 900 + 70);
+        // CPU3's row is hot, CPU5's is not, in the middle of the heatmap (rows of 18 px from
+        // y = 44).
+        const QColor hot(img.pixel(96 + 450, 44 + 3 * 18 + 9)),
+            cool(img.pixel(96 + 450, 44 + 5 * 18 + 9));
+        EXPECT_GT(hot.red(), 200) << hot.name().toStdString();
+        EXPECT_LT(cool.red(), 100) << cool.name().toStdString();
+        std::filesystem::copy_file(png.toStdString(),
+                                   std::string(CORESTEER_SCREENSHOT_DIR) + "/recording.png",
+                                   std::filesystem::copy_options::overwrite_existing);
+    }
+
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    ASSERT_TRUE(w.openRecording(file, 0)); // all at once
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    EXPECT_FALSE(panel->replaying()); // done
+    ASSERT_TRUE(panel->history());
+    EXPECT_EQ(panel->history()->size(), recordedRates);
+    EXPECT_EQ(panel->heatmap()->samples(), static_cast<int>(recordedRates));
+    EXPECT_TRUE(w.windowTitle().contains(QStringLiteral("demo.csrec")));
+    EXPECT_FALSE(panel->testButton()->isEnabled()); // a replay records nothing
+    // The grid shows the recording's snapshot, coloured by its last rates; nothing applies.
+    EXPECT_GT(w.gridModel()->rowCount(), 0);
+    w.recommend();
+    EXPECT_GT(w.gridModel()->changedCount(), 0);
+    EXPECT_FALSE(w.openApplyDialog() && w.applyDialog()->applyButton()->isEnabled());
+    QAction* apply = nullptr;
+    for (auto* a : w.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("&Apply..."))
+            apply = a;
+    ASSERT_TRUE(apply);
+    EXPECT_FALSE(apply->isEnabled());
+
+    // A replay at its own pace moves on with time.
+    ASSERT_TRUE(w.openRecording(file, 16));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_TRUE(panel->replaying());
+    QTest::qWait(300);
+    EXPECT_GT(panel->replayPosition(), 2.0);
+    EXPECT_GT(panel->history()->size(), 0u);
+    panel->finishReplay();
+    EXPECT_EQ(panel->history()->size(), recordedRates);
+    // Dragged back to the middle (after the end): the views start again from there, with what
+    // a replay from the start gives from there on.
+    const auto rec = panel->recording();
+    ASSERT_TRUE(rec);
+    const double middle = rec->duration / 2;
+    std::size_t fromMiddle = 0;
+    {
+        Replay r(*rec);
+        ASSERT_TRUE(r.seek(middle));
+        ReplayEvent e;
+        while (r.next(e))
+            fromMiddle += e.kind == ReplayEvent::Kind::Rates;
+    }
+    ASSERT_GT(fromMiddle, 0u);
+    ASSERT_LT(fromMiddle, recordedRates);
+    panel->seekReplay(middle);
+    EXPECT_EQ(panel->history()->size(), fromMiddle);
+    EXPECT_EQ(panel->heatmap()->samples(), static_cast<int>(fromMiddle));
+
+    // Before and after: the same recording twice; a broken file is an error, not a dialog.
+    auto* d = w.compareRecordings(file, file);
+    ASSERT_TRUE(d);
+    const int row = d->row(QStringLiteral("CPU3 busy, mean"));
+    ASSERT_GE(row, 0);
+    EXPECT_EQ(d->table()->item(row, 3)->text(), QStringLiteral("+0.0 %"));
+    EXPECT_GE(d->row(QStringLiteral("Bufferbloat grade")), 0);
+    d->resize(1200, 800);
+    expectNotBlank(d->grab().toImage(),
+                   QStringLiteral(CORESTEER_SCREENSHOT_DIR "/compare-dialog.png"));
+    // The built-in samples: made by this code (the SSH widget test), they read and replay.
+    auto* samples = w.compareRecordings(QStringLiteral(":/recordings/r6s-demo-before.csrec"),
+                                        QStringLiteral(":/recordings/r6s-demo-after.csrec"));
+    ASSERT_TRUE(samples) << w.lastError().toStdString();
+    EXPECT_GE(samples->row(QStringLiteral("eth2 in, mean")), 0);
+    EXPECT_GE(samples->row(QStringLiteral("Latency under load (median)")), 0);
+    ASSERT_TRUE(w.openRecording(QStringLiteral(":/recordings/r6s-demo-before.csrec"), 0));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_GT(panel->history()->size(), 40u);
+    EXPECT_GT(panel->probes(), 40);
+    EXPECT_TRUE(panel->gradeText().contains(QStringLiteral("grade A+")))
+        << panel->gradeText().toStdString();
+    std::ofstream(dir / "broken.csrec") << "coresteer-recording 1\nlabel x\n";
+    EXPECT_FALSE(
+        w.compareRecordings(file, QString::fromStdString((dir / "broken.csrec").string())));
+    EXPECT_TRUE(w.lastError().contains(QStringLiteral("broken.csrec")))
+        << w.lastError().toStdString();
+}
+
+// The load generator: iperf3 on this machine against an iperf3 server the test starts on
+// 127.0.0.1, both ways with two streams, after the idle baseline; its throughput lands in the
+// recording and on the chart. (iperf3 is one of the test packages.)
+TEST(LivePanel, RecordingRunsIperf3AfterTheBaselineAndKeepsItsThroughput) {
+    const int port = freeLoopbackPort();
+    ASSERT_GT(port, 0);
+    QProcess server;
+    server.start(QStringLiteral("iperf3"),
+                 {QStringLiteral("--server"), QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
+                  QStringLiteral("--port"), QString::number(port), QStringLiteral("--one-off")});
+    ASSERT_TRUE(server.waitForStarted(5000)) << "iperf3 is not installed";
+    QTest::qWait(300);
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    ASSERT_TRUE(panel->loadGeneratorAvailable());
+    LoadSpec spec;
+    spec.server = "127.0.0.1";
+    spec.port = port;
+    spec.streams = 2;
+    spec.direction = LoadSpec::Direction::Both;
+    panel->setLoadGenerator(spec);
+    panel->startTest();
+    QTest::qWait(5500); // 3 s baseline, then 2.5 s of iperf3
+    panel->stopTest();
+    EXPECT_TRUE(panel->loadGeneratorProblem().isEmpty())
+        << panel->loadGeneratorProblem().toStdString();
+    const auto rec = panel->recording();
+    ASSERT_TRUE(rec);
+    std::string error;
+    const auto sum = summarize(*rec, &error);
+    ASSERT_TRUE(sum) << error;
+    ASSERT_TRUE(sum->downMean && sum->upMean) << "no iperf3 report was recorded";
+    std::printf("iperf3 over loopback, 2 streams each way: down %.0f Mb/s, up %.0f Mb/s\n",
+                *sum->downMean / 1e6, *sum->upMean / 1e6);
+    EXPECT_GT(*sum->downMean, 10e6);
+    EXPECT_GT(*sum->upMean, 10e6);
+    // Nothing before the baseline ended: the first report is after 3 s.
+    Replay replay(*rec);
+    ReplayEvent e;
+    double first = -1;
+    while (replay.next(e))
+        if (e.kind == ReplayEvent::Kind::Throughput && first < 0)
+            first = e.t;
+    EXPECT_GT(first, 3.0);
+    server.waitForFinished(5000);
+    // A server that is not one is refused before iperf3 runs.
+    spec.server = "-oops";
+    panel->setLoadGenerator(spec);
+    panel->startTest();
+    QTest::qWait(3300);
+    panel->stopTest();
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("cannot start with")))
+        << panel->loadGeneratorProblem().toStdString();
+}

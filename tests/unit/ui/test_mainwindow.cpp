@@ -1,0 +1,350 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow: loading on its worker thread, Recommend, presets, captures, the demo router.
+#include "core/collect/capture.h"
+#include "core/collect/collect_local.h"
+#include "core/layout/layout_json.h"
+#include "core/live/recording.h"
+#include "tests/support/board_expect.h"
+#include "tests/support/hostile_names.h"
+#include "tests/support/live_ticks.h"
+#include "tests/unit/ui/ui_helpers.h"
+#include "ui/dialogs/applydialog.h"
+#include "ui/dialogs/comparedialog.h"
+#include "ui/live/heatmapwidget.h"
+#include "ui/live/livepanel.h"
+#include "ui/live/loadcharts.h"
+#include "ui/logging.h"
+#include "ui/mainwindow.h"
+#include "ui/models/coremodel.h"
+#include "ui/models/maskgridmodel.h"
+#include "ui/models/snapshotmodel.h"
+#include "ui/settings.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSet>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <arpa/inet.h>
+#include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace coresteer;
+using namespace coresteer::ui;
+using namespace coresteer::test;
+
+TEST(MainWindow, LoadsAFixtureOnAWorkerThread) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "bpi-r4").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_GT(w.snapshotModel()->rowCount(), 0);
+    EXPECT_EQ(w.coreModel()->rowCount(), 4);
+}
+
+TEST(MainWindow, RecommendShowsThePlanAsOneUndoableStep) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "nanopi-r6s-friendlywrt").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_GT(w.gridModel()->rowCount(), 0);
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    w.recommend();
+    const int changed = w.gridModel()->changedCount();
+    EXPECT_GT(changed, 0);
+    EXPECT_EQ(w.undoStack()->count(), 1);
+    // Each changed row says why.
+    for (int r = 0; r < w.gridModel()->rowCount(); ++r) {
+        if (w.gridModel()->index(r, 0).data(MaskGridModel::ChangedRole).toBool()) {
+            EXPECT_FALSE(w.gridModel()->index(r, 0).data(Qt::ToolTipRole).toString().isEmpty());
+        }
+    }
+    w.undoStack()->undo();
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    w.undoStack()->redo();
+    EXPECT_EQ(w.gridModel()->changedCount(), changed);
+}
+
+// What the grid has no cell for still goes to apply and persist: the IPQ4019 preset's flow
+// counts, rps_sock_flow_entries and its IRQs outside the network (bam_dma, xhci-hcd) travel
+// with the masks, undo and redo with them, and Discard drops them.
+TEST(MainWindow, ExtrasBeyondTheGridGoWithTheLayout) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "ipq4019-acrh17").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/ipq4019-acrh17-forwarding.json")));
+    EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("bam_dma")))
+        << w.statusBar()->currentMessage().toStdString();
+    auto has = [](const Layout& l, const std::string& action) {
+        return std::any_of(l.irqs.begin(), l.irqs.end(),
+                           [&](const IrqTarget& t) { return t.irq.action == action; });
+    };
+    const auto pending = w.gridModel()->pendingLayout();
+    EXPECT_TRUE(has(pending, "bam_dma"));
+    EXPECT_TRUE(has(pending, "xhci-hcd:usb1"));
+    EXPECT_EQ(pending.rpsSockFlowEntries, 1024u);
+    ASSERT_FALSE(pending.rx.empty());
+    EXPECT_TRUE(std::all_of(pending.rx.begin(), pending.rx.end(),
+                            [](const RxQueueTarget& t) { return t.rpsFlowCnt == 256u; }));
+    const int changed = w.gridModel()->changedCount();
+    // What apply would write includes them.
+    const auto writes = changedWrites(resolve(pending, *w.gridModel()->snapshot()));
+    EXPECT_TRUE(std::any_of(writes.begin(), writes.end(), [](const Write& x) {
+        return x.path == "proc/sys/net/core/rps_sock_flow_entries";
+    }));
+    EXPECT_EQ(static_cast<int>(writes.size()), changed);
+    w.undoStack()->undo();
+    EXPECT_TRUE(w.gridModel()->pendingLayout().empty());
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    w.undoStack()->redo();
+    EXPECT_EQ(w.gridModel()->changedCount(), changed);
+    EXPECT_EQ(w.gridModel()->pendingLayout().rpsSockFlowEntries, 1024u);
+    for (auto* a : w.menuBar()->actions())
+        if (a->menu())
+            for (auto* b : a->menu()->actions())
+                if (b->text() == QStringLiteral("&Discard pending changes"))
+                    b->trigger();
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    EXPECT_FALSE(w.gridModel()->pendingLayout().rpsSockFlowEntries);
+}
+
+// Built-in presets are in the Presets menu; one loads as one undoable step, and a preset made
+// on another board says so and lists what this router lacks.
+TEST(MainWindow, PresetsLoadAsPendingChanges) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "nanopi-r6s-friendlywrt").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/nanopi-r6s-option1.json")));
+    EXPECT_GT(w.gridModel()->changedCount(), 0);
+    EXPECT_EQ(w.undoStack()->count(), 1);
+    EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("made on")));
+    EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("not on this router")));
+    w.undoStack()->undo();
+    EXPECT_EQ(w.gridModel()->changedCount(), 0);
+    // The BPI-R4 preset on the R6S.
+    ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/bpi-r4-mt7988-no-wifi.json")));
+    EXPECT_TRUE(
+        w.statusBar()->currentMessage().contains(QStringLiteral("made on bananapi,bpi-r4")));
+    EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("not on this router")));
+    EXPECT_FALSE(w.loadPreset(QStringLiteral("/nonexistent.json")));
+    // A preset file opened goes to Presets > Recent; a built-in one does not.
+    QTemporaryDir tmp;
+    const auto copy = tmp.filePath(QStringLiteral("mine.json"));
+    ASSERT_TRUE(QFile::copy(QStringLiteral(":/presets/nanopi-r6s-option2a.json"), copy));
+    ASSERT_TRUE(w.loadPreset(copy));
+    EXPECT_EQ(settings::recentPresets().value(0), copy);
+    EXPECT_FALSE(settings::recentPresets().join(u',').contains(QStringLiteral(":/")));
+    QStringList titles;
+    for (auto* a : w.menuBar()->actions())
+        titles << a->text();
+    EXPECT_TRUE(titles.contains(QStringLiteral("&Presets")));
+}
+
+// The main window rendered to PNG (offscreen) for the R6S and the 96-CPU server, after
+// Recommend: files in the build tree, checked for size and for more than a blank image.
+TEST(MainWindow, ScreenshotsAreNotBlank) {
+    for (const char* b : {"nanopi-r6s-friendlywrt", "x86-server-96"}) {
+        SCOPED_TRACE(b);
+        MainWindow w;
+        w.resize(1400, 900);
+        QSignalSpy shown(&w, &MainWindow::snapshotShown);
+        w.loadRoot(QString::fromStdString((boards() / b).string()));
+        ASSERT_TRUE(shown.wait(10000));
+        w.recommend();
+        w.show();
+        QTest::qWait(50);
+        const QImage img = w.grab().toImage();
+        const auto file =
+            QStringLiteral(CORESTEER_SCREENSHOT_DIR "/main-%1.png").arg(QString::fromLatin1(b));
+        std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
+        ASSERT_TRUE(img.save(file)) << file.toStdString();
+        EXPECT_GE(img.width(), 1000);
+        EXPECT_GE(img.height(), 600);
+        // Not blank: many distinct colours (text, cells in three states, load shading).
+        QSet<QRgb> colours;
+        for (int y = 0; y < img.height(); y += 3)
+            for (int x = 0; x < img.width(); x += 3)
+                colours.insert(img.pixel(x, y));
+        EXPECT_GT(colours.size(), 50);
+        EXPECT_GT(QFileInfo(file).size(), 20000);
+    }
+}
+
+TEST(MainWindow, DropsLateAnswersFromAConnectionItLeft) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString((boards() / "x86-server-96").string()));
+    w.loadRoot(QString::fromStdString((boards() / "nanopi-r4s").string()));
+    ASSERT_TRUE(shown.wait(10000));
+    QTest::qWait(500); // time for the first answer to arrive too, were it to be delivered
+    ASSERT_EQ(shown.count(), 1);
+    ASSERT_TRUE(w.gridModel()->snapshot());
+    EXPECT_EQ(w.gridModel()->snapshot()->topology.online.count(), 6);
+}
+
+TEST(MainWindow, OpensTheBuiltInDemoRouterOnAPrivateCopy) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000)) << w.lastError().toStdString();
+    const auto snap = w.gridModel()->snapshot();
+    ASSERT_TRUE(snap);
+    EXPECT_EQ(snap->system.boardName, "friendlyelec,nanopi-r6s");
+    EXPECT_EQ(snap->topology.online.count(), 8);
+    EXPECT_GT(w.gridModel()->rowCount(), 5);
+    const auto root = w.connection()->spec().root.toStdString();
+    EXPECT_NE(root, "/");
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(root) / "proc/interrupts"));
+    EXPECT_NE(w.summaryText().indexOf(QStringLiteral("big 4-7 (2.3 GHz)")), -1)
+        << w.summaryText().toStdString();
+    EXPECT_NE(w.summaryText().indexOf(QStringLiteral("LITTLE 0-3 (1.8 GHz)")), -1);
+}
+
+// A capture (coresteer-cli capture, a bug report) opens read-only: its snapshot, nothing to apply,
+// no sampling; a file that is not a capture is refused with its name.
+TEST(MainWindow, OpensACaptureReadOnly) {
+    QTemporaryDir tmp;
+    ASSERT_TRUE(tmp.isValid());
+    const auto dir = std::filesystem::path(tmp.path().toStdString());
+    const auto file = dir / "r4s.capture";
+    {
+        std::ofstream out(file, std::ios::binary);
+        out << writeCapture(collectLocal(test::boardsDir() / "nanopi-r4s"));
+    }
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    ASSERT_TRUE(w.openCapture(QString::fromStdString(file.string())));
+    ASSERT_TRUE(shown.wait(10000)) << w.lastError().toStdString();
+    EXPECT_EQ(w.gridModel()->snapshot()->system.boardName, "friendlyarm,nanopi-r4s");
+    EXPECT_TRUE(w.connection()->spec().replay);
+    EXPECT_FALSE(w.applyAction()->isEnabled());
+    test::LiveTicks live(w.connection());
+    EXPECT_FALSE(live.waitNext(1500));
+    const auto bad = dir / "not.capture";
+    std::ofstream(bad) << "hello\n";
+    EXPECT_FALSE(w.openCapture(QString::fromStdString(bad.string())));
+    EXPECT_NE(w.lastError().indexOf(QStringLiteral("not.capture")), -1)
+        << w.lastError().toStdString();
+}
+
+// A capture that would write outside its private directory (a link out of it, with a listing
+// under the link) is refused with the file and the line, and nothing outside is written; the
+// same capture inside a recording is refused with the recording's line.
+TEST(MainWindow, RefusesACaptureThatWouldWriteOutsideItsDirectory) {
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-hostile-capture";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "outside");
+    FileBundle b;
+    b.add("sys/class/net/eth0/device", {BundleEntry::Kind::Link, (dir / "outside").string()});
+    b.add("sys/class/net/eth0/device/msi_irqs", {BundleEntry::Kind::Dir, "42\n"});
+    const auto capture = writeCapture(b); // the listing's entry starts on line 5
+    const auto file = dir / "hostile.capture";
+    std::ofstream(file, std::ios::binary) << capture;
+    MainWindow w;
+    EXPECT_FALSE(w.openCapture(QString::fromStdString(file.string())));
+    const auto error = w.lastError().toStdString();
+    EXPECT_NE(error.find("hostile.capture: line 5: sys/class/net/eth0/device/msi_irqs: "),
+              std::string::npos)
+        << error;
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
+
+    RecordingWriter rec({"r", utcTimestamp(), 10, capture, ""});
+    const auto recording = dir / "hostile.csrec";
+    std::ofstream(recording, std::ios::binary) << rec.text();
+    EXPECT_FALSE(w.openRecording(QString::fromStdString(recording.string()), 0));
+    // The recording's header takes 5 lines: the capture's line 5 is its line 10.
+    EXPECT_NE(w.lastError().toStdString().find("hostile.csrec: line 10: "), std::string::npos)
+        << w.lastError().toStdString();
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
+}
+
+// The demo is alive: its live load shows in the grid and the status bar, the hot core is a
+// LITTLE one, and applying Recommend (with Keep) in the demo moves the load to the big cores.
+TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    test::LiveTicks live(w.connection());
+    ASSERT_TRUE(live.waitFor(5, 20000)) << w.liveText().toStdString();
+    auto hottest = [&] {
+        const auto rates = live.last();
+        const CoreLoad* hot = nullptr;
+        for (const auto& c : rates->cores)
+            if (!hot || c.busy() > hot->busy())
+                hot = &c;
+        return *hot;
+    };
+    const auto before = hottest();
+    EXPECT_GT(before.busy(), 0.9);
+    EXPECT_LT(before.cpu, 4); // LITTLE
+    const auto* grid = w.gridModel();
+    EXPECT_GT(grid->headerData(MaskGridModel::FirstCpu + before.cpu, Qt::Horizontal,
+                               MaskGridModel::CpuLoadRole)
+                  .toDouble(),
+              0.9);
+    // The default layout is a bottleneck: the status bar names the core and an idle big one.
+    EXPECT_TRUE(w.liveText().contains(QStringLiteral("Bottleneck: CPU%1").arg(before.cpu)))
+        << w.liveText().toStdString();
+    // IRQ rows carry their rate.
+    bool rate = false;
+    for (int r = 0; r < grid->rowCount(); ++r)
+        rate = rate || grid->index(r, 0).data().toString().contains(QStringLiteral("/s"));
+    EXPECT_TRUE(rate);
+
+    w.recommend();
+    // The window as the README shows it: live load, and Recommend's changes pending.
+    w.resize(1280, 860);
+    w.show();
+    live.clear();
+    ASSERT_TRUE(live.waitFor(3, 20000));
+    std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
+    ASSERT_TRUE(w.grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-live-recommend.png")));
+    auto* d = w.openApplyDialog();
+    ASSERT_TRUE(d);
+    QTest::mouseClick(d->applyButton(), Qt::LeftButton);
+    for (int i = 0; i < 200 && d->stage() != ApplyDialog::Stage::Countdown; ++i)
+        QTest::qWait(50);
+    ASSERT_EQ(static_cast<int>(d->stage()), static_cast<int>(ApplyDialog::Stage::Countdown))
+        << d->statusText().toStdString();
+    d->resize(1000, 560);
+    QTest::qWait(50);
+    ASSERT_TRUE(
+        d->grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-apply-countdown.png")));
+    QTest::mouseClick(d->keepButton(), Qt::LeftButton);
+    for (int i = 0; i < 200 && d->stage() != ApplyDialog::Stage::Kept; ++i)
+        QTest::qWait(50);
+    ASSERT_EQ(static_cast<int>(d->stage()), static_cast<int>(ApplyDialog::Stage::Kept));
+    d->close();
+    live.clear();
+    ASSERT_TRUE(live.waitFor(5, 20000));
+    const auto rates = live.last();
+    double bigSoftirq = 0;
+    for (const auto& c : rates->cores)
+        if (c.cpu >= 4)
+            bigSoftirq = std::max(bigSoftirq, c.softirq);
+    EXPECT_GT(bigSoftirq, 0.2) << "the stack should now run on a big core";
+}

@@ -1,0 +1,100 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MaskGridView: clicks, drags and keys edit the grid, each one undoable step.
+#include "core/collect/collect_local.h"
+#include "core/layout/planner.h"
+#include "core/layout/resolve.h"
+#include "tests/support/board_expect.h"
+#include "tests/unit/ui/grid_helpers.h"
+#include "ui/models/maskgridmodel.h"
+#include "ui/views/maskgridview.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace coresteer;
+using namespace coresteer::ui;
+using namespace coresteer::test;
+
+TEST(MaskGridView, ClickTogglesAndUndoRedoes) {
+    GridUi ui("nanopi-r6s-openwrt");
+    const int row = findRow(ui.model, QStringLiteral("IRQ 96  eth1"));
+    ASSERT_GE(row, 0);
+    QTest::mouseClick(ui.view.viewport(), Qt::LeftButton, {}, ui.cell(row, 2));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2,6");
+    QTest::mouseClick(ui.view.viewport(), Qt::LeftButton, {}, ui.cell(row, 6));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2");
+    // The last CPU of an IRQ cannot go.
+    QTest::mouseClick(ui.view.viewport(), Qt::LeftButton, {}, ui.cell(row, 2));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2");
+    EXPECT_EQ(ui.undo.count(), 2);
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2,6");
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "6");
+    EXPECT_EQ(ui.model.changedCount(), 0);
+    ui.undo.redo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "2,6");
+}
+
+TEST(MaskGridView, DraggingPaintsARowAsOneStep) {
+    GridUi ui("nanopi-r6s-openwrt");
+    const int row = findRow(ui.model, QStringLiteral("rx-0  RPS"));
+    ASSERT_GE(row, 0);
+    ui.model.setPending(row, CpuMask::fromCpus({0})); // a start without CPUs 4-7
+    ui.undo.clear();
+    ui.send(QEvent::MouseButtonPress, ui.cell(row, 4), Qt::LeftButton, Qt::LeftButton);
+    for (int cpu : {5, 6, 7})
+        ui.send(QEvent::MouseMove, ui.cell(row, cpu), Qt::NoButton, Qt::LeftButton);
+    // Another row under the pointer is not painted.
+    ui.send(QEvent::MouseMove, ui.cell(row + 1, 7), Qt::NoButton, Qt::LeftButton);
+    ui.send(QEvent::MouseButtonRelease, ui.cell(row, 7), Qt::LeftButton, Qt::NoButton);
+    const auto painted = *ui.model.pending(row);
+    for (int cpu : {4, 5, 6, 7})
+        EXPECT_TRUE(painted.test(cpu)) << cpu;
+    EXPECT_EQ(ui.undo.count(), 1);
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.pending(row)->toList(), "0");
+}
+
+TEST(MaskGridView, KeyboardAndTypedMasksAreUndoable) {
+    GridUi ui("nanopi-r4s");
+    int row = -1;
+    for (int r = 0; r < ui.model.rowCount() && row < 0; ++r)
+        if (ui.model.kind(r) == MaskGridModel::RowKind::Irq)
+            row = r;
+    ASSERT_GE(row, 0);
+    const auto before = *ui.model.pending(row);
+    const int cpu = before.test(5) ? 4 : 5;
+    ui.view.setCurrentIndex(ui.model.index(row, MaskGridModel::FirstCpu + cpu));
+    QTest::keyClick(&ui.view, Qt::Key_Space);
+    EXPECT_TRUE(ui.model.pending(row)->test(cpu));
+    ASSERT_TRUE(ui.model.setData(ui.model.index(row, MaskGridModel::CpuList), QStringLiteral("0-1"),
+                                 Qt::EditRole));
+    EXPECT_EQ(ui.model.pending(row)->toList(), "0-1");
+    EXPECT_EQ(ui.undo.count(), 2);
+    ui.undo.undo();
+    ui.undo.undo();
+    EXPECT_EQ(*ui.model.pending(row), before);
+    // "Recommend": the planner's whole layout as one step.
+    std::map<int, CpuMask> masks;
+    MaskGridModel scratch;
+    scratch.setSnapshot(ui.model.snapshot());
+    scratch.setPendingLayout(coresteer::plan(*ui.model.snapshot()));
+    for (int r = 0; r < scratch.rowCount(); ++r)
+        if (const auto m = scratch.pending(r))
+            masks.emplace(r, *m);
+    ui.view.applyMasks(masks, QStringLiteral("Recommend"));
+    EXPECT_GT(ui.model.changedCount(), 0);
+    EXPECT_EQ(ui.undo.count(), 1);
+    ui.undo.undo();
+    EXPECT_EQ(ui.model.changedCount(), 0);
+}
