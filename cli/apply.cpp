@@ -39,6 +39,8 @@
 
 namespace coresteer::cli {
 
+using namespace coresteer::layout;
+
 namespace fs = std::filesystem;
 
 // What one apply did, for the report of one router or the line of one in many.

@@ -40,6 +40,8 @@
 
 namespace coresteer {
 
+using namespace coresteer::layout;
+
 using namespace cli;
 
 namespace {

@@ -39,6 +39,8 @@
 
 namespace coresteer::cli {
 
+using namespace coresteer::layout;
+
 namespace fs = std::filesystem;
 
 int usageError(std::ostream& err, const std::string& msg) {

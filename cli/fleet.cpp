@@ -39,6 +39,8 @@
 
 namespace coresteer::cli {
 
+using namespace coresteer::layout;
+
 namespace fs = std::filesystem;
 
 int exportCommand(const std::string& presetFile, const std::string& output, const FleetOptions& fo,

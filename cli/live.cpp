@@ -39,6 +39,9 @@
 
 namespace coresteer::cli {
 
+using namespace coresteer::layout;
+using namespace coresteer::live;
+
 namespace fs = std::filesystem;
 
 namespace {

@@ -39,6 +39,8 @@
 
 namespace coresteer::cli {
 
+using namespace coresteer::layout;
+
 nlohmann::json conflictsJson(const std::vector<Conflict>& cs) {
     auto a = nlohmann::json::array();
     for (const auto& c : cs)

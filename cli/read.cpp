@@ -39,6 +39,8 @@
 
 namespace coresteer::cli {
 
+using namespace coresteer::layout;
+
 namespace fs = std::filesystem;
 
 int snapshotCommand(const Options& o, std::ostream& out, std::ostream& err) {

@@ -67,10 +67,11 @@ void printDiagnostics(const Acquired& a, std::ostream& err);
 // The snapshot, with its warnings printed; nullopt when it is unusable (no IRQs or CPUs).
 std::optional<Acquired> acquireUsable(const Options& o, std::ostream& err);
 // A layout file, or a preset file (whose layout is used).
-std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err,
-                                     std::optional<Preset>* preset = nullptr);
+std::optional<layout::Layout> readLayoutFile(const std::string& path, std::ostream& err,
+                                             std::optional<layout::Preset>* preset = nullptr);
 // The LAYOUT argument and the target's snapshot; nullopt after printing the error.
-std::optional<std::pair<Layout, Acquired>> layoutAndTarget(const Options& o, std::ostream& err);
+std::optional<std::pair<layout::Layout, Acquired>> layoutAndTarget(const Options& o,
+                                                                   std::ostream& err);
 
 // The verbs. Each returns the exit code.
 int snapshotCommand(const Options& o, std::ostream& out, std::ostream& err);
@@ -86,7 +87,7 @@ int unpersistCommand(const Options& o, std::ostream& out, std::ostream& err);
 int monitorCommand(const Options& o, std::ostream& out, std::ostream& err);
 int recordingCommand(const std::string& what, const std::vector<std::string>& files, bool json,
                      std::ostream& out, std::ostream& err);
-int exportCommand(const std::string& presetFile, const std::string& output, const FleetOptions& fo,
-                  std::ostream& out, std::ostream& err);
+int exportCommand(const std::string& presetFile, const std::string& output,
+                  const layout::FleetOptions& fo, std::ostream& out, std::ostream& err);
 
 } // namespace coresteer::cli

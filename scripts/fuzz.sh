@@ -10,6 +10,7 @@ seconds=${1:-60}
 build=build/asan
 corpus=$build/fuzz-corpus
 boards=tests/fixtures/boards
+demo=resources/demo
 
 seed() { # seed TARGET GLOB...
     local t=$1 f
@@ -19,11 +20,12 @@ seed() { # seed TARGET GLOB...
         [ -f "$f" ] && cp "$f" "$corpus/$t/$(echo "$f" | tr '/' '_')"
     done
 }
-seed interrupts $boards/*/proc/interrupts
-seed procstat $boards/*/proc/stat
-seed softirqs $boards/*/proc/softirqs
-seed netdev $boards/*/proc/net/dev
-seed cpumask $boards/*/proc/irq/*/smp_affinity $boards/*/sys/devices/system/cpu/online
+seed interrupts $boards/*/proc/interrupts $demo/*/proc/interrupts
+seed procstat $boards/*/proc/stat $demo/*/proc/stat
+seed softirqs $boards/*/proc/softirqs $demo/*/proc/softirqs
+seed netdev $boards/*/proc/net/dev $demo/*/proc/net/dev
+seed cpumask $boards/*/proc/irq/*/smp_affinity $boards/*/sys/devices/system/cpu/online \
+    $demo/*/proc/irq/*/smp_affinity
 mkdir -p "$corpus/snapshot" "$corpus/recording" "$corpus/sampler" "$corpus/capture"
 # Captures of the smaller boards, behind the byte that picks the capture mode (0: a capture).
 for b in archer-c7-v2 bcm4708-router mt7621-router nanopi-r4s; do

@@ -29,6 +29,9 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+using namespace coresteer::live;
+
 // ---- Prompts: dialogs on the UI thread ----
 
 Prompts::Prompts(QWidget* window, QObject* parent) : QObject(parent), m_window(window) {}

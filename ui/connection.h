@@ -33,10 +33,10 @@ class Router;
 namespace coresteer::ui {
 
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
-using ApplyReportPtr = std::shared_ptr<const ApplyReport>;
-using PersistReportPtr = std::shared_ptr<const PersistReport>;
-using RatesPtr = std::shared_ptr<const Rates>;
-using TextsPtr = std::shared_ptr<const SampleTexts>;
+using ApplyReportPtr = std::shared_ptr<const layout::ApplyReport>;
+using PersistReportPtr = std::shared_ptr<const layout::PersistReport>;
+using RatesPtr = std::shared_ptr<const live::Rates>;
+using TextsPtr = std::shared_ptr<const live::SampleTexts>;
 
 // The questions a connection asks the person. Lives on the UI thread; the default answers with
 // dialogs over `window`, tests answer from a script.
@@ -94,9 +94,9 @@ public:
     // or failed.
     void refresh();
     // Runs exactly the script the person reviewed (see makeApplyScript), over `writes`.
-    void apply(ApplyScript script, std::vector<Write> writes);
-    void settle(PendingAction action);
-    void persist(PersistScript script);
+    void apply(layout::ApplyScript script, std::vector<layout::Write> writes);
+    void settle(layout::PendingAction action);
+    void persist(layout::PersistScript script);
     // Stops the current SSH wait (it ends within 200 ms with a "stopped" failure).
     void cancel();
     // Samples the router's counters `hz` times a second (1..20) over one long-lived channel,
@@ -111,7 +111,7 @@ Q_SIGNALS:
     void progress(quint64 id, const QString& text);
     void snapshotReady(quint64 id, coresteer::ui::SnapshotPtr snapshot);
     void applied(quint64 id, coresteer::ui::ApplyReportPtr report);
-    void settled(quint64 id, coresteer::PendingAction action);
+    void settled(quint64 id, coresteer::layout::PendingAction action);
     void persisted(quint64 id, coresteer::ui::PersistReportPtr report);
     // `what` names the request ("connect", "read", "apply", "confirm", "revert", "persist");
     // `hostKeyChanged` marks the one failure that needs its own blocking error.
@@ -150,4 +150,4 @@ Q_DECLARE_METATYPE(coresteer::ui::ApplyReportPtr)
 Q_DECLARE_METATYPE(coresteer::ui::PersistReportPtr)
 Q_DECLARE_METATYPE(coresteer::ui::RatesPtr)
 Q_DECLARE_METATYPE(coresteer::ui::TextsPtr)
-Q_DECLARE_METATYPE(coresteer::PendingAction)
+Q_DECLARE_METATYPE(coresteer::layout::PendingAction)

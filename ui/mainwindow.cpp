@@ -51,6 +51,9 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+using namespace coresteer::live;
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_prompts(new Prompts(this, this)), m_model(new SnapshotModel(this)),
       m_cores(new CoreModel(this)), m_grid(new MaskGridModel(this)), m_undo(new QUndoStack(this)),

@@ -117,15 +117,15 @@ private:
     void showFailure(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
     void showLive(quint64 id, RatesPtr rates);
     void openRoot();
-    void showPending(const Layout& layout, const QString& what);
+    void showPending(const layout::Layout& layout, const QString& what);
     void rebuildRecentPresets();
     void updateActions();
 
     Prompts* m_prompts;
     std::unique_ptr<Connection> m_conn;
     quint64 m_nextId = 0;
-    std::unique_ptr<QTemporaryDir> m_demoDir;  // the demo's tree, or a recording's snapshot
-    std::shared_ptr<const Recording> m_replay; // opened, replayed once its snapshot shows
+    std::unique_ptr<QTemporaryDir> m_demoDir;        // the demo's tree, or a recording's snapshot
+    std::shared_ptr<const live::Recording> m_replay; // opened, replayed once its snapshot shows
     double m_replaySpeed = 1;
     QList<QAction*> m_recordingActions; // enabled when there is a recording to save
     bool m_rememberHost = false;

@@ -52,6 +52,9 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+using namespace coresteer::live;
+
 // The summary and the cores above; the mask grid, the live view and the details in tabs; the
 // warnings below.
 void MainWindow::buildCentre() {

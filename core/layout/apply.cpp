@@ -10,7 +10,7 @@
 #include <map>
 #include <random>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 namespace {
 
@@ -232,4 +232,4 @@ bool settleRemote(ssh::Session& session, const std::string& root, PendingAction 
     return settleSucceeded(r->exitStatus, r->out, r->err, error);
 }
 
-} // namespace coresteer
+} // namespace coresteer::layout

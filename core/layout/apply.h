@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
-
-namespace ssh {
+namespace coresteer::ssh {
 class Session;
-}
+} // namespace coresteer::ssh
+
+namespace coresteer::layout {
 
 // A router script's root prefix: `R='<root>'` ("" for "/"), or with kRootFromEnvironment, read at
 // run time from CORESTEER_ROOT (what the scripts a fleet tool runs take from each host's
@@ -110,4 +110,4 @@ std::string makeSettleScript(const std::string& root, PendingAction action);
 bool settleSucceeded(int exitStatus, const std::string& out, const std::string& err,
                      std::string* error);
 
-} // namespace coresteer
+} // namespace coresteer::layout

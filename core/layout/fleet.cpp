@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 namespace {
 
@@ -299,4 +299,4 @@ std::optional<std::string> makeAnsiblePlaybook(const Preset& preset, const Fleet
     return y;
 }
 
-} // namespace coresteer
+} // namespace coresteer::layout

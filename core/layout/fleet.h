@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 struct FleetOptions {
     PersistOptions persist;
@@ -54,4 +54,4 @@ std::optional<std::string> makeAnsiblePlaybook(const Preset& preset, const Fleet
 // A group name Ansible takes as it is (letters, digits, '_'; not starting with a digit).
 bool validInventoryGroup(const std::string& group);
 
-} // namespace coresteer
+} // namespace coresteer::layout

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 struct IrqSelector {
     std::string action; // the first action name of the IRQ
@@ -72,4 +72,4 @@ struct Layout {
     }
 };
 
-} // namespace coresteer
+} // namespace coresteer::layout

@@ -4,7 +4,7 @@
 
 #include <set>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 using nlohmann::json;
 
@@ -324,4 +324,4 @@ std::optional<Preset> parsePreset(const std::string& text, std::string* error) {
     return parseText<Preset>(text, error, &presetFromJson);
 }
 
-} // namespace coresteer
+} // namespace coresteer::layout

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 inline constexpr const char* kLayoutSchema = "coresteer.layout/1";
 inline constexpr const char* kPresetSchema = "coresteer.preset/1";
@@ -34,4 +34,4 @@ std::optional<Preset> presetFromJson(const nlohmann::json& j, std::string* error
 std::optional<Layout> parseLayout(const std::string& text, std::string* error);
 std::optional<Preset> parsePreset(const std::string& text, std::string* error);
 
-} // namespace coresteer
+} // namespace coresteer::layout

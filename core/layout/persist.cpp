@@ -15,7 +15,7 @@
 #include <cstdio>
 #include <set>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 namespace {
 
@@ -420,4 +420,4 @@ std::optional<PersistReport> runPersistScript(ssh::Session& session, const Persi
     return persistResult(r->exitStatus, r->out, r->err, s.token, error);
 }
 
-} // namespace coresteer
+} // namespace coresteer::layout

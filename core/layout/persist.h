@@ -31,11 +31,11 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
-
-namespace ssh {
+namespace coresteer::ssh {
 class Session;
-}
+} // namespace coresteer::ssh
+
+namespace coresteer::layout {
 
 struct PersistOptions {
     // Install the platform override where OpenWrt's packet steering service exists (else its
@@ -138,4 +138,4 @@ std::optional<PersistReport> persistResult(int exitStatus, const std::string& ou
                                            const std::string& err, const std::string& token,
                                            std::string* error);
 
-} // namespace coresteer
+} // namespace coresteer::layout

@@ -21,7 +21,7 @@
 #include <map>
 #include <set>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 namespace {
 
@@ -420,4 +420,4 @@ Layout plan(const Snapshot& snap, const PlanGoal&) {
     return Planner(snap).run();
 }
 
-} // namespace coresteer
+} // namespace coresteer::layout

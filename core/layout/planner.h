@@ -6,7 +6,7 @@
 #include "core/layout/layout.h"
 #include "core/model/snapshot.h"
 
-namespace coresteer {
+namespace coresteer::layout {
 
 struct PlanGoal {
     enum class Kind { SqmThroughput };
@@ -15,4 +15,4 @@ struct PlanGoal {
 
 Layout plan(const Snapshot& snap, const PlanGoal& goal = {});
 
-} // namespace coresteer
+} // namespace coresteer::layout

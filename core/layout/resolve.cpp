@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 namespace {
 
@@ -286,4 +286,4 @@ Layout currentLayout(const Snapshot& snap) {
     return all;
 }
 
-} // namespace coresteer
+} // namespace coresteer::layout

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::layout {
 
 struct Write {
     enum class Kind {
@@ -83,4 +83,4 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout);
 // What the router has now for every network IRQ and queue (for `preset save`).
 Layout currentLayout(const Snapshot& snap);
 
-} // namespace coresteer
+} // namespace coresteer::layout

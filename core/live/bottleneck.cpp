@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <tuple>
 
-namespace coresteer {
+namespace coresteer::live {
 
 namespace {
 
@@ -88,4 +88,4 @@ std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap
     return out;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 struct Bottleneck {
     int cpu = -1;
@@ -24,4 +24,4 @@ struct Bottleneck {
 std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap, double hot = 0.9,
                                         double cool = 0.5);
 
-} // namespace coresteer
+} // namespace coresteer::live

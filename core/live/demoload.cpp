@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace coresteer {
+namespace coresteer::live {
 
 namespace {
 
@@ -435,4 +435,4 @@ bool DemoLoad::step(double seconds, std::string* error) {
            writeAll(s.root + "/proc/uptime", up, error);
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 class DemoLoad {
 public:
@@ -61,4 +61,4 @@ private:
     double m_uptime = 0, m_down = 0, m_up = 0;
 };
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace coresteer {
+namespace coresteer::live {
 
 namespace {
 std::uint16_t fixed(double share) {
@@ -81,4 +81,4 @@ History::Stats History::stats(int cpu) const {
     return st;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

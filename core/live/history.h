@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 class History {
 public:
@@ -65,4 +65,4 @@ private:
     std::size_t m_head = 0, m_size = 0;
 };
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace coresteer {
+namespace coresteer::live {
 
 std::optional<double> tcpConnectMs(const std::string& host, int port, int timeoutMs,
                                    std::string* error) {
@@ -113,4 +113,4 @@ std::optional<LatencyGrade> gradeLatency(const std::vector<std::optional<double>
     return g;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

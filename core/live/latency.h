@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 // Milliseconds for a TCP handshake with host:port, or nullopt with *error (refused, timed out,
 // unresolvable). Blocks up to timeoutMs.
@@ -33,4 +33,4 @@ struct LatencyGrade {
 std::optional<LatencyGrade> gradeLatency(const std::vector<std::optional<double>>& idle,
                                          const std::vector<std::optional<double>>& loaded);
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -4,7 +4,7 @@
 
 #include <functional>
 
-namespace coresteer {
+namespace coresteer::live {
 
 std::size_t LineStore::bytes(const Line& l) {
     auto heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
@@ -159,4 +159,4 @@ bool LineStore::compact() {
     return true;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 class LineStore {
 public:
@@ -83,4 +83,4 @@ private:
     std::size_t m_taken = 0;
 };
 
-} // namespace coresteer
+} // namespace coresteer::live

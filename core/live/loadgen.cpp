@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace coresteer {
+namespace coresteer::live {
 
 bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error) {
     auto fail = [&](const std::string& why) {
@@ -158,4 +158,4 @@ void IperfReader::line(std::string_view l, std::vector<Report>& out) {
     }
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

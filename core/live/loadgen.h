@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 struct LoadSpec {
     enum class Direction { Download, Upload, Both };
@@ -49,4 +49,4 @@ private:
     bool m_haveDown = false, m_haveUp = false;
 };
 
-} // namespace coresteer
+} // namespace coresteer::live

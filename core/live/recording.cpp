@@ -14,7 +14,7 @@
 #include <limits>
 #include <map>
 
-namespace coresteer {
+namespace coresteer::live {
 
 namespace {
 
@@ -265,4 +265,4 @@ std::optional<Recording> loadRecording(const std::string& path, std::string* err
     return r;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

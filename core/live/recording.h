@@ -37,7 +37,7 @@
 #include <string_view>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 struct RecordingInfo {
     std::string label;
@@ -229,4 +229,4 @@ std::optional<std::string> recordingCsv(const Recording& r, std::string* error);
 std::string compareSummaries(const RecordingSummary& before, const RecordingSummary& after,
                              std::string_view beforeName, std::string_view afterName);
 
-} // namespace coresteer
+} // namespace coresteer::live

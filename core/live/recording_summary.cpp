@@ -11,7 +11,7 @@
 #include <limits>
 #include <map>
 
-namespace coresteer {
+namespace coresteer::live {
 
 using text::fixed;
 
@@ -298,4 +298,4 @@ std::string compareSummaries(const RecordingSummary& a, const RecordingSummary& 
     return out;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -11,7 +11,7 @@
 #include <limits>
 #include <map>
 
-namespace coresteer {
+namespace coresteer::live {
 
 std::size_t Recording::memoryBytes() const {
     return sizeof *this + info.label.capacity() + info.started.capacity() +
@@ -423,4 +423,4 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
     return false;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 // Everything a replay is between two events, to start again from.
 struct ReplayCheckpoint {
@@ -39,4 +39,4 @@ struct ReplayIndex {
     std::size_t bytes = 0;                     // in memory
 };
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <map>
 
-namespace coresteer {
+namespace coresteer::live {
 
 std::optional<double> parseUptime(std::string_view text, Diagnostics& diag) {
     const auto up = text::trim(text);
@@ -256,4 +256,4 @@ std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur)
     return r;
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 struct Sample {
     double uptime = 0; // seconds, from /proc/uptime
@@ -101,4 +101,4 @@ struct SampleBefore {
 };
 std::optional<Rates> computeRates(const SampleBefore& prev, const Sample& cur);
 
-} // namespace coresteer
+} // namespace coresteer::live

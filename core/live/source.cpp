@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdio>
 
-namespace coresteer {
+namespace coresteer::live {
 
 namespace {
 
@@ -134,4 +134,4 @@ std::unique_ptr<SampleSource> sshSampleSource(ssh::Session& session, std::string
     return std::make_unique<SshSource>(session, std::move(root), tickTimeoutMs);
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

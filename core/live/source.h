@@ -12,12 +12,12 @@
 #include <optional>
 #include <string>
 
-namespace coresteer {
-
-namespace ssh {
+namespace coresteer::ssh {
 class Session;
 class Stream;
-} // namespace ssh
+} // namespace coresteer::ssh
+
+namespace coresteer::live {
 
 class SampleSource {
 public:
@@ -51,4 +51,4 @@ std::unique_ptr<SampleSource> localSampleSource(std::string root);
 std::unique_ptr<SampleSource> sshSampleSource(ssh::Session& session, std::string root,
                                               int tickTimeoutMs = 5000);
 
-} // namespace coresteer
+} // namespace coresteer::live

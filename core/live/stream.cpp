@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace coresteer {
+namespace coresteer::live {
 
 namespace {} // namespace
 
@@ -528,4 +528,4 @@ std::string_view SampleDecoder::line(char source, std::size_t position) const {
     return l ? std::string_view(l->text) : std::string_view();
 }
 
-} // namespace coresteer
+} // namespace coresteer::live

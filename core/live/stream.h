@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-namespace coresteer {
+namespace coresteer::live {
 
 // Files up to this many bytes go whole; longer ones by their lines.
 inline constexpr std::size_t kSamplerWholeMax = 16384;
@@ -205,4 +205,4 @@ public:
     std::size_t bytes(const State* before) const;
 };
 
-} // namespace coresteer
+} // namespace coresteer::live

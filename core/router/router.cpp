@@ -16,6 +16,8 @@
 
 namespace coresteer {
 
+using namespace coresteer::layout;
+
 std::optional<FileBundle> collectRemote(ssh::Session& session, const std::string& root,
                                         std::string* error) {
     const auto cs = makeCollectScript(root);

@@ -47,13 +47,16 @@ public:
     // Reads the collection spec in one round trip. nullopt with *error: a snapshot is never
     // built from half an answer.
     std::optional<FileBundle> collect(std::string* error);
-    std::optional<ApplyReport> apply(const Resolution& resolution, const ApplyOptions& options,
-                                     std::string* error);
+    std::optional<layout::ApplyReport> apply(const layout::Resolution& resolution,
+                                             const layout::ApplyOptions& options,
+                                             std::string* error);
     // A prepared script over `writes` (made for this router's root by makeApplyScript).
-    std::optional<ApplyReport> apply(const ApplyScript& script, const std::vector<Write>& writes,
-                                     std::string* error);
-    bool settle(PendingAction action, std::string* error);
-    std::optional<PersistReport> persist(const PersistScript& script, std::string* error);
+    std::optional<layout::ApplyReport> apply(const layout::ApplyScript& script,
+                                             const std::vector<layout::Write>& writes,
+                                             std::string* error);
+    bool settle(layout::PendingAction action, std::string* error);
+    std::optional<layout::PersistReport> persist(const layout::PersistScript& script,
+                                                 std::string* error);
 
     // Thread-safe: ends the current SSH wait within 200 ms (local scripts run to their end).
     void requestStop();

@@ -7,12 +7,14 @@
 #include "core/layout/fleet.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
+#include "tests/support/board_expect.h"
 
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 
 namespace {
 
@@ -20,10 +22,8 @@ const Snapshot& board(const std::string& name) {
     static std::map<std::string, Snapshot> cache;
     auto it = cache.find(name);
     if (it == cache.end())
-        it = cache
-                 .emplace(name, buildSnapshot(collectLocal(
-                                    std::filesystem::path(CORESTEER_FIXTURES) / "boards" / name)))
-                 .first;
+        it =
+            cache.emplace(name, buildSnapshot(collectLocal(coresteer::test::boardDir(name)))).first;
     return it->second;
 }
 

@@ -21,6 +21,7 @@
 #include <memory>
 
 using namespace coresteer;
+using namespace coresteer::live;
 using namespace coresteer::ui;
 
 namespace {

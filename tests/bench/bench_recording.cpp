@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::live;
 
 namespace {
 

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 
 namespace {
 

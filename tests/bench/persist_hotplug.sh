@@ -16,7 +16,9 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 for board in ipq4019-acrh17 nanopi-r6s-friendlywrt x86-server-96; do
     rm -rf "$work"
     mkdir -p "$work"
-    cp -a "tests/fixtures/boards/$board" "$work/root"
+    src=tests/fixtures/boards/$board
+    [ -d "$src" ] || src=resources/demo/$board # the demo router's tree
+    cp -a "$src" "$work/root"
     [ -f "$work/root/etc/openwrt_release" ] || mkdir -p "$work/root/run/systemd/system"
     "$cli" plan --root "$work/root" --json > "$work/layout.json" 2>/dev/null
     # Exit 1: persisted, with a conflict left (irqbalance on the x86 board).

@@ -10,7 +10,7 @@
 
 int main(int argc, char** argv) {
     const std::size_t wholeMax =
-        argc > 2 ? std::strtoull(argv[2], nullptr, 10) : coresteer::kSamplerWholeMax;
-    std::puts(coresteer::makeSamplerCommand(argc > 1 ? argv[1] : "/", wholeMax).c_str());
+        argc > 2 ? std::strtoull(argv[2], nullptr, 10) : coresteer::live::kSamplerWholeMax;
+    std::puts(coresteer::live::makeSamplerCommand(argc > 1 ? argv[1] : "/", wholeMax).c_str());
     return 0;
 }

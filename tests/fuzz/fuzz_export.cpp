@@ -10,6 +10,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 
 namespace {
 

@@ -9,6 +9,7 @@
 namespace {
 
 using namespace coresteer;
+using namespace coresteer::live;
 
 // The rates of a recording that reads, as every tick's files rebuilt whole and parsed whole
 // give them: what Replay must give, which keeps its parse up to date line by line instead.

@@ -17,18 +17,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size < 2)
         return 0;
     const std::size_t piece = 1 + data[0] % 64;
-    coresteer::SampleDecoder::Limits limits;
+    coresteer::live::SampleDecoder::Limits limits;
     if (data[1] & 1) {
         limits.tickBytes = 64 + (data[1] >> 1) * 64;
         limits.pendingTicks = 1 + data[1] % 3;
     }
     std::string_view rest(reinterpret_cast<const char*>(data) + 2, size - 2);
-    coresteer::SampleDecoder decoder(limits);
+    coresteer::live::SampleDecoder decoder(limits);
     std::string error;
-    std::optional<coresteer::Sample> last;
+    std::optional<coresteer::live::Sample> last;
     while (!rest.empty()) {
         const auto n = std::min(piece, rest.size());
-        std::vector<coresteer::SampleTexts> ticks;
+        std::vector<coresteer::live::SampleTexts> ticks;
         const bool ok = decoder.feed(rest.substr(0, n), ticks, &error);
         if (ticks.size() > limits.pendingTicks)
             std::abort();
@@ -39,9 +39,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::abort(); // a cap that does not say so
         for (const auto& t : ticks) {
             coresteer::Diagnostics d;
-            auto s = coresteer::parseSample(t, d);
+            auto s = coresteer::live::parseSample(t, d);
             if (s && last)
-                (void)coresteer::computeRates(*last, *s);
+                (void)coresteer::live::computeRates(*last, *s);
             if (s)
                 last = std::move(s);
         }

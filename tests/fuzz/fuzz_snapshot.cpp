@@ -19,6 +19,7 @@
 #include <cstdlib>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 
 namespace {
 

@@ -21,6 +21,9 @@ expect share/metainfo/$id.metainfo.xml
 expect share/icons/hicolor/scalable/apps/$id.svg
 expect share/man/man1/coresteer-cli.1
 expect share/bash-completion/completions/coresteer-cli
+expect share/coresteer/demo/nanopi-r6s.capture
+expect share/coresteer/demo/r6s-demo-before.csrec
+expect share/coresteer/demo/r6s-demo-after.csrec
 n=$(find "$prefix/share/coresteer/presets" -name '*.json' | wc -l)
 [ "$n" -ge 6 ] && echo "ok: $n presets" || { echo "MISSING: presets ($n)"; fail=1; }
 

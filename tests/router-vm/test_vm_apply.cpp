@@ -5,6 +5,7 @@
 #include "tests/router-vm/vm_fixture.h"
 
 using namespace coresteer;
+using namespace coresteer::layout;
 using namespace coresteer::test;
 
 // 1. The snapshot over dropbear: 4 CPUs, eth1 and eth2 with their per-queue IRQs, attributed

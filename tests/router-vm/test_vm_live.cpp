@@ -4,6 +4,7 @@
 #include "tests/router-vm/vm_fixture.h"
 
 using namespace coresteer;
+using namespace coresteer::live;
 using namespace coresteer::test;
 
 namespace {

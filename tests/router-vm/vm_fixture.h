@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 using Clock = std::chrono::steady_clock;

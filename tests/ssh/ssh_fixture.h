@@ -148,7 +148,7 @@ inline fs::path writableBoard(const fs::path& dir, const std::string& board) {
     const auto root = dir / "root";
     fs::remove_all(root);
     fs::create_directories(dir);
-    fs::copy(test::boardsDir() / board, root,
+    fs::copy(test::boardDir(board), root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     (void)std::system(("chmod -R a+rwX '" + dir.string() + "'").c_str());
     return root;

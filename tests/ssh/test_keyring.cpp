@@ -69,7 +69,7 @@ protected:
         fs::remove_all(m_tmp);
         fs::create_directories(m_tmp / "sshdir");
         m_root = m_tmp / "root";
-        fs::copy(test::boardsDir() / "nanopi-r4s", m_root,
+        fs::copy(test::boardDir("nanopi-r4s"), m_root,
                  fs::copy_options::recursive | fs::copy_options::copy_symlinks);
         (void)std::system(("chmod -R a+rwX '" + m_tmp.string() + "'").c_str());
         m_window.setPrompts(&m_prompts);

@@ -5,6 +5,8 @@
 #include "tests/ssh/ssh_fixture.h"
 
 using namespace coresteer;
+using namespace coresteer::layout;
+using namespace coresteer::live;
 using namespace coresteer::test;
 namespace fs = std::filesystem;
 
@@ -13,7 +15,7 @@ TEST_P(Ssh, SnapshotOverSshEqualsTheLocalOneForEveryBoard) {
     Session s(target(), p);
     ASSERT_TRUE(s.connect()) << s.error().message;
     for (const auto& board : test::boardNames()) {
-        const auto root = (test::boardsDir() / board).string();
+        const auto root = (test::boardDir(board)).string();
         std::string error;
         const auto remote = collectRemote(s, root, &error);
         ASSERT_TRUE(remote.has_value()) << board << ": " << error;
@@ -34,7 +36,7 @@ TEST_P(Ssh, ServerKilledMidTransferGivesAnErrorAndNoSnapshot) {
     // A root whose last file is a FIFO that nobody writes: the collector blocks there, after most
     // of the output is sent, and the server side is killed.
     const auto root = m_tmp / "root";
-    fs::copy(test::boardsDir() / "nanopi-r4s", root,
+    fs::copy(test::boardDir("nanopi-r4s"), root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     fs::remove(root / "etc/os-release");
     ASSERT_EQ(::mkfifo((root / "etc/os-release").c_str(), 0644), 0);
@@ -60,7 +62,7 @@ TEST_P(Ssh, ServerKilledMidTransferGivesAnErrorAndNoSnapshot) {
 TEST_P(Ssh, LiveSamplerOverOneChannel) {
     const auto root = m_tmp / "root";
     fs::create_directories(root);
-    fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt" / "proc", root / "proc",
+    fs::copy(test::boardDir("nanopi-r6s-friendlywrt") / "proc", root / "proc",
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::ofstream(root / "proc/uptime") << "500.00 100.00\n";
     (void)std::system(("chmod -R a+rwX '" + m_tmp.string() + "'").c_str());

@@ -5,6 +5,7 @@
 #include "tests/ssh/ssh_fixture.h"
 
 using namespace coresteer;
+using namespace coresteer::layout;
 using namespace coresteer::test;
 namespace fs = std::filesystem;
 

@@ -5,11 +5,12 @@
 #include "tests/ssh/ssh_fixture.h"
 
 using namespace coresteer;
+using namespace coresteer::layout;
 using namespace coresteer::test;
 namespace fs = std::filesystem;
 
 TEST(SshCli, SnapshotOverSshMatchesLocal) {
-    const auto board = (test::boardsDir() / "nanopi-r6s-openwrt").string();
+    const auto board = (test::boardDir("nanopi-r6s-openwrt")).string();
     const auto kh = kDir / "cli_known_hosts";
     fs::remove(kh);
     const std::string cmd = std::string(CORESTEER_CLI) + " snapshot ssh://" + env("CS_SSH_USER") +
@@ -48,7 +49,7 @@ TEST(SshCli, ProxyJumpFromSshConfig) {
                                   << env("CS_DROPBEAR_PORT") << "\n  User " << env("CS_SSH_USER")
                                   << "\n  ProxyJump " << env("CS_SSH_USER")
                                   << "@127.0.0.1:" << env("CS_SSHD_PORT") << "\n";
-    const auto board = (test::boardsDir() / "bpi-r4").string();
+    const auto board = (test::boardDir("bpi-r4")).string();
     const std::string cmd = "runuser -u " + env("CS_SSH_USER") + " -- " +
                             std::string(CORESTEER_CLI) + " snapshot behind-jump --ssh-config '" +
                             (dir / "config").string() + "' --known-hosts '" +
@@ -85,7 +86,7 @@ TEST(SshCli, JumpHostsAreCheckedAgainstTheSameKnownHosts) {
                                   << "\nHost behind-dropbear\n  HostName 127.0.0.1\n  Port "
                                   << env("CS_SSHD_PORT") << "\n  User " << user << "\n  ProxyJump "
                                   << user << "@127.0.0.1:" << env("CS_DROPBEAR_PORT") << "\n";
-    const auto board = (test::boardsDir() / "bpi-r4").string();
+    const auto board = (test::boardDir("bpi-r4")).string();
     const auto kh = dir / "known_hosts";
     auto run = [&](const std::string& alias, bool acceptNew) {
         const std::string cmd = "setsid runuser -u " + user + " -- " + std::string(CORESTEER_CLI) +

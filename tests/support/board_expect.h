@@ -60,27 +60,40 @@ inline std::filesystem::path boardsDir() {
     return std::filesystem::path(CORESTEER_FIXTURES) / "boards";
 }
 
+// The demo router's tree is product data (resources/demo: the app's built-in demo is made from
+// it), and a board for the tests like the fixtures.
+inline std::filesystem::path demoBoardsDir() {
+    return std::filesystem::path(CORESTEER_DEMO_DIR);
+}
+
+// A board's tree, among the fixtures or the demo's.
+inline std::filesystem::path boardDir(const std::string& board) {
+    const auto demo = demoBoardsDir() / board;
+    return std::filesystem::exists(demo / "EXPECT") ? demo : boardsDir() / board;
+}
+
 // A copy of a board fixture at `dest` (under the build tree), links copied as links, for tests
 // that change its files.
 inline void copyBoard(const std::string& board, const std::filesystem::path& dest) {
     std::filesystem::create_directories(dest.parent_path());
-    std::filesystem::copy(boardsDir() / board, dest,
+    std::filesystem::copy(boardDir(board), dest,
                           std::filesystem::copy_options::recursive |
                               std::filesystem::copy_options::copy_symlinks);
 }
 
 inline std::vector<std::string> boardNames() {
     std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(boardsDir()))
-        if (e.is_directory() && std::filesystem::exists(e.path() / "EXPECT"))
-            out.push_back(e.path().filename().string());
+    for (const auto& dir : {boardsDir(), demoBoardsDir()})
+        for (const auto& e : std::filesystem::directory_iterator(dir))
+            if (e.is_directory() && std::filesystem::exists(e.path() / "EXPECT"))
+                out.push_back(e.path().filename().string());
     std::sort(out.begin(), out.end());
     return out;
 }
 
 inline BoardExpect readExpect(const std::string& board) {
     BoardExpect x;
-    std::ifstream in(boardsDir() / board / "EXPECT");
+    std::ifstream in(boardDir(board) / "EXPECT");
     std::string line;
     while (std::getline(in, line)) {
         std::istringstream ls(line);

@@ -21,6 +21,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+
 namespace {
 
 QPlainTextEdit* codeView() {

@@ -46,14 +46,14 @@ public:
 
     // `changes`: the rows that change (what runs now); `full`: every row as it will be (what
     // persist writes, so that the boot-time file covers the whole arrangement).
-    ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Layout& changes,
-                const Layout& full, int revertSeconds, QWidget* parent = nullptr);
+    ApplyDialog(Connection* connection, SnapshotPtr snapshot, const layout::Layout& changes,
+                const layout::Layout& full, int revertSeconds, QWidget* parent = nullptr);
 
     Stage stage() const { return m_stage; }
     int secondsLeft() const;
     QString statusText() const;
-    const ApplyScript& script() const { return m_script; }
-    const std::optional<PersistPlan>& persistPlan() const { return m_plan; }
+    const layout::ApplyScript& script() const { return m_script; }
+    const std::optional<layout::PersistPlan>& persistPlan() const { return m_plan; }
 
     QPushButton* applyButton() const { return m_apply; }
     QPushButton* keepButton() const { return m_keep; }
@@ -74,17 +74,17 @@ protected:
 private:
     void setStage(Stage s, const QString& text);
     void onApplied(quint64 id, ApplyReportPtr report);
-    void onSettled(quint64 id, PendingAction action);
+    void onSettled(quint64 id, layout::PendingAction action);
     void onPersisted(quint64 id, PersistReportPtr report);
     void onFailed(quint64 id, const QString& what, const QString& message);
     void tick();
 
     Connection* m_conn;
     SnapshotPtr m_snap;
-    Resolution m_resolution;
-    std::vector<Write> m_writes;
-    ApplyScript m_script;
-    std::optional<PersistPlan> m_plan;
+    layout::Resolution m_resolution;
+    std::vector<layout::Write> m_writes;
+    layout::ApplyScript m_script;
+    std::optional<layout::PersistPlan> m_plan;
     QString m_planError;
     int m_revertSeconds;
     Stage m_stage = Stage::Review;

@@ -17,6 +17,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::live;
+
 namespace {
 
 QWidget* picture(const Recording& r, const QString& name) {

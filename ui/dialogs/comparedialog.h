@@ -18,8 +18,8 @@ namespace coresteer::ui {
 class CompareDialog : public QDialog {
     Q_OBJECT
 public:
-    CompareDialog(std::shared_ptr<const Recording> before, const QString& beforeName,
-                  std::shared_ptr<const Recording> after, const QString& afterName,
+    CompareDialog(std::shared_ptr<const live::Recording> before, const QString& beforeName,
+                  std::shared_ptr<const live::Recording> after, const QString& afterName,
                   QWidget* parent = nullptr);
 
     QTableWidget* table() const { return m_table; }

@@ -16,6 +16,9 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+using namespace coresteer::live;
+
 BufferbloatTest::BufferbloatTest(QObject* parent)
     : QObject(parent), m_probeTimer(new QTimer(this)) {
     m_probeTimer->setInterval(100);

@@ -41,7 +41,7 @@ public:
     // Starts a recording of `snapshot`'s router, named `label`, at `hz`. `load`: iperf3 to
     // start after the baseline (nullopt: the person runs their own test).
     void start(const Snapshot& snapshot, const QString& label, int hz,
-               std::optional<LoadSpec> load);
+               std::optional<live::LoadSpec> load);
     // Ends it; the recording is then recording() (or problem() says why it was not kept).
     void stop();
     bool running() const { return m_running; }
@@ -49,18 +49,18 @@ public:
     double seconds() const;
 
     // A tick's files and a tick the router did not answer, while running.
-    void addSample(const SampleTexts& texts);
+    void addSample(const live::SampleTexts& texts);
     void addGap();
 
     // Latencies so far, before and after the baseline (nullopt: a probe that failed).
     const std::vector<std::optional<double>>& idle() const { return m_idle; }
     const std::vector<std::optional<double>>& loaded() const { return m_loaded; }
     int probes() const { return static_cast<int>(m_idle.size() + m_loaded.size()); }
-    std::optional<LatencyGrade> grade() const { return gradeLatency(m_idle, m_loaded); }
+    std::optional<live::LatencyGrade> grade() const { return live::gradeLatency(m_idle, m_loaded); }
 
-    std::shared_ptr<const Recording> recording() const { return m_finished; }
+    std::shared_ptr<const live::Recording> recording() const { return m_finished; }
     // A recording from elsewhere (a file being replayed) becomes the one to save and export.
-    void setRecording(std::shared_ptr<const Recording> recording);
+    void setRecording(std::shared_ptr<const live::Recording> recording);
     std::size_t recordedTicks() const { return m_writer ? m_writer->ticks() : 0; }
 
     static bool loadGeneratorAvailable();
@@ -77,7 +77,7 @@ Q_SIGNALS:
 
 private:
     void probe();
-    void startLoad(const LoadSpec& spec);
+    void startLoad(const live::LoadSpec& spec);
     void stopLoad();
 
     QString m_host;
@@ -85,11 +85,11 @@ private:
     bool m_running = false, m_inFlight = false;
     std::vector<std::optional<double>> m_idle, m_loaded;
     QTimer* m_probeTimer;
-    std::unique_ptr<RecordingWriter> m_writer;
-    std::shared_ptr<const Recording> m_finished;
+    std::unique_ptr<live::RecordingWriter> m_writer;
+    std::shared_ptr<const live::Recording> m_finished;
     QElapsedTimer m_clock;
     QProcess* m_load = nullptr;
-    std::unique_ptr<IperfReader> m_loadReader;
+    std::unique_ptr<live::IperfReader> m_loadReader;
     QString m_loadProblem;
 };
 

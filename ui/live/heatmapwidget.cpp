@@ -12,6 +12,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::live;
+
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setMinimumHeight(80);

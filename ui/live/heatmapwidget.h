@@ -23,7 +23,7 @@ public:
 
     // Starts over with `cores` rows, keeping `columns` samples.
     void reset(int cores, int columns = 600);
-    void addSample(const Rates& rates);
+    void addSample(const live::Rates& rates);
     void addGap();
     int cores() const { return m_cores; }
     int samples() const { return static_cast<int>(m_times.size()); }

@@ -36,6 +36,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::live;
+
 namespace {
 
 QTableWidget* table(const QStringList& headers) {

@@ -45,10 +45,10 @@ public:
     // Starts over for this router; `hz` sizes the history (an hour of samples). `label` names
     // the router in recordings.
     void reset(SnapshotPtr snapshot, int hz, const QString& label = {});
-    void addRates(const Rates& rates);
+    void addRates(const live::Rates& rates);
     void addGap(double uptime);
     // A tick's files, kept while recording (they arrive before the tick's rates).
-    void addSample(const SampleTexts& texts);
+    void addSample(const live::SampleTexts& texts);
 
     // Bufferbloat test and recording: latency probes every 100 ms (a TCP handshake with the
     // router's SSH port) while the person runs a speed test; the first 3 s are the idle
@@ -65,13 +65,13 @@ public:
     // Optional load while recording: iperf3 on this machine against a server the person names,
     // started after the idle baseline and stopped with the recording. Offered when iperf3 is
     // installed. nullopt: no load generator.
-    void setLoadGenerator(std::optional<LoadSpec> spec);
+    void setLoadGenerator(std::optional<live::LoadSpec> spec);
     bool loadGeneratorAvailable() const;
     // What went wrong with the load generator, if anything (a bad server, iperf3's own error).
     QString loadGeneratorProblem() const;
 
     // The last recording finished here, or the one being replayed; nullptr when none.
-    std::shared_ptr<const Recording> recording() const;
+    std::shared_ptr<const live::Recording> recording() const;
     std::size_t recordedTicks() const;
     // False with *error when there is nothing to save or the file cannot be written.
     bool saveRecording(const QString& file, QString* error) const;
@@ -79,7 +79,7 @@ public:
     bool exportPng(const QString& file, QString* error) const;
 
     // Replays a recording in every view at `speed` times its pace (0: all at once).
-    void startReplay(std::shared_ptr<const Recording> recording, SnapshotPtr snapshot,
+    void startReplay(std::shared_ptr<const live::Recording> recording, SnapshotPtr snapshot,
                      double speed = 1);
     bool replaying() const;
     // Feeds the rest of the replay now.
@@ -94,10 +94,10 @@ Q_SIGNALS:
     void recordingActive(bool on);
     void recordingFinished();
     // Rates a replay shows (the window colours the grid by them).
-    void replayedRates(const coresteer::Rates& rates);
+    void replayedRates(const coresteer::live::Rates& rates);
 
 public:
-    const History* history() const { return m_history.get(); }
+    const live::History* history() const { return m_history.get(); }
     LoadCharts* charts() const { return m_charts; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
     QTableWidget* irqTable() const { return m_irqs; }
@@ -105,7 +105,7 @@ public:
 
 private:
     SnapshotPtr m_snap;
-    std::unique_ptr<History> m_history;
+    std::unique_ptr<live::History> m_history;
     std::vector<std::uint32_t> m_nicIrqs;
     LoadCharts* m_charts;
     HeatmapWidget* m_heatmap;

@@ -14,6 +14,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::live;
+
 namespace {
 
 const QColor kColours[] = {QColor(0xd3, 0x2f, 0x2f), QColor(0xff, 0x8f, 0x00),

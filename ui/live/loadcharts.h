@@ -33,7 +33,7 @@ public:
     void setMode(Mode m);
     Mode mode() const { return m_mode; }
     // Redraws from the history: the last `seconds` of it.
-    void update(const History& h, double seconds = 30);
+    void update(const live::History& h, double seconds = 30);
     int seriesCount() const;
     // Points in the first series (for tests).
     int pointCount() const;

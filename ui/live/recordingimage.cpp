@@ -17,6 +17,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::live;
+
 namespace {
 
 struct Series {

@@ -14,6 +14,6 @@
 namespace coresteer::ui {
 
 // A null image with *error when the recording cannot be replayed.
-QImage renderRecording(const Recording& recording, std::string* error);
+QImage renderRecording(const live::Recording& recording, std::string* error);
 
 } // namespace coresteer::ui

@@ -9,6 +9,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::live;
+
 ReplayDriver::ReplayDriver(QObject* parent) : QObject(parent), m_timer(new QTimer(this)) {
     m_timer->setInterval(50);
     connect(m_timer, &QTimer::timeout, this, &ReplayDriver::step);

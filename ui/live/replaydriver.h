@@ -25,7 +25,7 @@ public:
     explicit ReplayDriver(QObject* parent = nullptr);
 
     // Plays `recording` from its start at `speed` times its pace (0: all at once).
-    void start(std::shared_ptr<const Recording> recording, double speed);
+    void start(std::shared_ptr<const live::Recording> recording, double speed);
     // Goes to `seconds` into the recording (also after the replay ended); the replay goes on
     // from there at its speed. False when the recording has no such time.
     bool seek(double seconds);
@@ -35,11 +35,11 @@ public:
     bool active() const { return m_replay != nullptr; }
     double position() const { return m_at; }
     double speed() const { return m_speed; }
-    const Recording* recording() const { return m_recording.get(); }
+    const live::Recording* recording() const { return m_recording.get(); }
 
 Q_SIGNALS:
     // Each event as it falls due. `idle`: the latency was measured in the idle phase.
-    void rates(const coresteer::Rates& rates);
+    void rates(const coresteer::live::Rates& rates);
     void gap();
     void latency(double t, std::optional<double> ms, bool idle);
     void throughput(double t, double downBitsPerSec, double upBitsPerSec);
@@ -51,10 +51,10 @@ Q_SIGNALS:
 private:
     void step();
 
-    std::shared_ptr<const Recording> m_recording;
-    std::unique_ptr<Replay> m_replay;
-    std::optional<ReplayEvent> m_pending; // the next event, not yet due
-    std::string m_phase;                  // the recorded phase the replay is in
+    std::shared_ptr<const live::Recording> m_recording;
+    std::unique_ptr<live::Replay> m_replay;
+    std::optional<live::ReplayEvent> m_pending; // the next event, not yet due
+    std::string m_phase;                        // the recorded phase the replay is in
     double m_at = 0, m_speed = 1;
     QElapsedTimer m_clock;
     QTimer* m_timer;

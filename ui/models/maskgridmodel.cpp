@@ -15,6 +15,9 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+using namespace coresteer::live;
+
 namespace {
 
 QString explain(MaskGridModel::RowKind k) {

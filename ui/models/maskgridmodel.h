@@ -48,7 +48,7 @@ public:
     // Per-CPU busy share (0..1) for the load shading, indexed by CPU id; empty: none.
     void setCpuLoad(std::vector<double> load);
     // One live tick: each CPU's busy share and each IRQ's rate, in one dataChanged.
-    void setLive(const Rates& rates);
+    void setLive(const live::Rates& rates);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -80,21 +80,21 @@ public:
 
     // The changed rows as a layout (IRQs by action name and rank, queues by interface); with
     // `everyRow`, every row as it will be after apply (what persist and presets keep).
-    Layout pendingLayout(bool everyRow = false) const;
+    layout::Layout pendingLayout(bool everyRow = false) const;
     // The outcome of an apply, per row (the worst of its targets): shown beside the mask
     // until the rows change; an empty report clears them.
-    void setOutcomes(const ApplyReport& report);
+    void setOutcomes(const layout::ApplyReport& report);
     // Shows `layout` as pending: each of its targets found on this router becomes that row's
     // pending mask and reason. Returns the targets not on this router (an IRQ the router has
     // but the grid shows no row for is not one: it goes with offGrid()).
-    QStringList setPendingLayout(const Layout& layout);
+    QStringList setPendingLayout(const layout::Layout& layout);
 
     // What `layout` holds beyond the grid's masks: rps_flow_cnt, rps_sock_flow_entries,
     // coalescing, and IRQs this router has that the grid has no row for. These pending extras
     // go with the masks into pendingLayout(), so apply and persist carry the whole layout.
-    Layout offGrid(const Layout& layout) const;
-    const Layout& extras() const { return m_extras; }
-    void setExtras(Layout extras);
+    layout::Layout offGrid(const layout::Layout& layout) const;
+    const layout::Layout& extras() const { return m_extras; }
+    void setExtras(layout::Layout extras);
 
 private:
     struct Row {
@@ -107,7 +107,7 @@ private:
         std::optional<CpuMask> pending;
         QString why;
         std::vector<std::string> paths; // what apply writes for this row (Write::path)
-        std::optional<TargetResult::Status> outcome;
+        std::optional<layout::TargetResult::Status> outcome;
         QString outcomeText;
         bool operator==(const Row& o) const {
             return kind == o.kind && label == o.label && iface == o.iface;
@@ -123,7 +123,7 @@ private:
     std::vector<double> m_load;
     std::map<std::uint32_t, double> m_irqRate; // interrupts per second, from the live view
     std::function<bool(int, const CpuMask&)> m_editHook;
-    Layout m_extras;
+    layout::Layout m_extras;
     int m_cpus = 0;
 };
 

@@ -17,6 +17,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+
 void MaskGridModel::setExtras(Layout extras) {
     m_extras = std::move(extras);
 }

@@ -17,6 +17,8 @@
 
 namespace coresteer::ui {
 
+using namespace coresteer::layout;
+
 namespace {
 
 // One undoable change of any number of rows' pending masks.

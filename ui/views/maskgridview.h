@@ -37,7 +37,7 @@ public:
     // One undoable step: these rows' masks and, when given, the model's extras (see
     // MaskGridModel::offGrid).
     void applyMasks(const std::map<int, CpuMask>& masks, const QString& what,
-                    std::optional<Layout> extras = std::nullopt);
+                    std::optional<layout::Layout> extras = std::nullopt);
 
 protected:
     void mousePressEvent(QMouseEvent* e) override;

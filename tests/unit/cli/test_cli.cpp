@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 
 namespace {
@@ -91,7 +92,7 @@ TEST(Cli, UsageErrorsExitTwo) {
 
 // --verbose says what happens, by category, on stderr; without it nothing of the kind.
 TEST(Cli, VerboseLogsByCategory) {
-    const auto root = (test::boardsDir() / "bpi-r4").string();
+    const auto root = (test::boardDir("bpi-r4")).string();
     const auto quiet = cli({"snapshot", "--root", root});
     EXPECT_EQ(quiet.err.find("[coresteer."), std::string::npos) << quiet.err;
     for (const auto& args : {std::vector<std::string>{"snapshot", "--root", root, "--verbose"},
@@ -140,7 +141,7 @@ TEST(Cli, ExportAnsibleWritesAPlaybook) {
 
 TEST(Cli, EveryBoardGivesACompleteJsonSnapshot) {
     for (const auto& b : test::boardNames()) {
-        const auto root = (test::boardsDir() / b).string();
+        const auto root = (test::boardDir(b)).string();
         const auto r = cli({"snapshot", "--root", root, "--json"});
         EXPECT_EQ(r.code, 0) << b << "\n" << r.err;
         const auto j = nlohmann::json::parse(r.out);
@@ -155,7 +156,7 @@ TEST(Cli, EveryBoardGivesACompleteJsonSnapshot) {
 }
 
 TEST(Cli, TextReportNamesInterfacesAndMasks) {
-    const auto root = (test::boardsDir() / "nanopi-r6s-openwrt").string();
+    const auto root = (test::boardDir("nanopi-r6s-openwrt")).string();
     const auto r = cli({"snapshot", "--root=" + root});
     EXPECT_EQ(r.code, 0) << r.err;
     for (const char* s : {"LITTLE", "big", "eth1", "IRQ 96", "smp_affinity 40 (6)", "rps_cpus"})
@@ -163,7 +164,7 @@ TEST(Cli, TextReportNamesInterfacesAndMasks) {
 }
 
 TEST(Cli, PartialRootExitsOneWithWarningsOnStderr) {
-    const auto r = cli({"snapshot", "--root", (test::boardsDir() / ".." / "partial").string()});
+    const auto r = cli({"snapshot", "--root", (test::boardDir("..") / "partial").string()});
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.err.find("proc/softirqs: warning: missing"), std::string::npos) << r.err;
 }
@@ -178,7 +179,7 @@ TEST(Cli, ThisMachineReadOnly) {
 }
 
 TEST(Cli, PlanJsonIsALayoutThatDiffAccepts) {
-    const auto root = (test::boardsDir() / "nanopi-r6s-friendlywrt").string();
+    const auto root = (test::boardDir("nanopi-r6s-friendlywrt")).string();
     const auto plan = cli({"plan", "--root", root, "--json"});
     ASSERT_EQ(plan.code, 0) << plan.err;
     const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "cli-plan";
@@ -198,7 +199,7 @@ TEST(Cli, PlanJsonIsALayoutThatDiffAccepts) {
     const auto text = cli({"plan", "--root", root});
     EXPECT_NE(text.out.find("receive processing (RPS) on big CPU4"), std::string::npos) << text.out;
     // A layout for another board: what does not apply is listed, and the exit code says so.
-    const auto other = cli({"diff", "--root", (test::boardsDir() / "bpi-r4").string(), file});
+    const auto other = cli({"diff", "--root", (test::boardDir("bpi-r4")).string(), file});
     EXPECT_EQ(other.code, 1);
     EXPECT_NE(other.out.find("cannot apply: no IRQ with this name here"), std::string::npos)
         << other.out;
@@ -210,7 +211,7 @@ TEST(Cli, PresetSaveAndLoadAcrossBoards) {
     const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "cli-preset";
     std::filesystem::create_directories(dir);
     const auto file = (dir / "r4s.json").string();
-    const auto r4s = (test::boardsDir() / "nanopi-r4s").string();
+    const auto r4s = (test::boardDir("nanopi-r4s")).string();
     const auto save = cli({"preset", "save", "--root", r4s, file});
     ASSERT_EQ(save.code, 0) << save.err;
     EXPECT_NE(save.out.find("Saved 2 IRQs"), std::string::npos) << save.out;
@@ -219,17 +220,15 @@ TEST(Cli, PresetSaveAndLoadAcrossBoards) {
     EXPECT_EQ(same.code, 0) << same.err;
     EXPECT_NE(same.out.find("0 of 8 values change"), std::string::npos) << same.out;
     // On another board: it says so, and lists what does not apply.
-    const auto other =
-        cli({"preset", "load", file, "--root", (test::boardsDir() / "bpi-r4").string()});
+    const auto other = cli({"preset", "load", file, "--root", (test::boardDir("bpi-r4")).string()});
     EXPECT_EQ(other.code, 1);
     EXPECT_NE(other.out.find("made on friendlyarm,nanopi-r4s; this is bananapi,bpi-r4"),
               std::string::npos)
         << other.out;
     EXPECT_NE(other.out.find("cannot apply"), std::string::npos);
     // Built-in presets are accepted wherever a layout is.
-    const auto builtin =
-        cli({"diff", "--root", (test::boardsDir() / "nanopi-r6s-friendlywrt").string(),
-             std::string(CORESTEER_PRESETS_DIR) + "/nanopi-r6s-option1.json"});
+    const auto builtin = cli({"diff", "--root", (test::boardDir("nanopi-r6s-friendlywrt")).string(),
+                              std::string(CORESTEER_PRESETS_DIR) + "/nanopi-r6s-option1.json"});
     EXPECT_EQ(builtin.code, 0) << builtin.out << builtin.err;
     EXPECT_EQ(cli({"preset", "save", "--root", r4s}).code, 2);
     EXPECT_EQ(cli({"preset", "frobnicate"}).code, 2);
@@ -265,7 +264,7 @@ TEST(Cli, MonitorStreamsSamplesOfThisMachine) {
     EXPECT_EQ(cli({"monitor", "--root", "/", "--csv", "--json"}).code, 2);
     // A tree without /proc/uptime is an error that names it.
     const auto bad =
-        cli({"monitor", "--root", (test::boardsDir() / "bpi-r4").string(), "--duration", "0.2"});
+        cli({"monitor", "--root", (test::boardDir("bpi-r4")).string(), "--duration", "0.2"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("proc/uptime"), std::string::npos) << bad.err;
 }
@@ -324,7 +323,7 @@ TEST(Cli, TextOutputCannotDriveTheTerminal) {
     fs::remove_all(dir);
     fs::create_directories(dir);
     const auto root = dir / "root";
-    fs::copy(test::boardsDir() / "bpi-r4", root,
+    fs::copy(test::boardDir("bpi-r4"), root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     const std::string evil = "\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
                              "31m\x7f";

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 
 namespace {
@@ -34,7 +35,7 @@ std::string snapshotJson(const FileBundle& b) {
 class CaptureBoard : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CaptureBoard, RoundTripsAndMaterializesToTheSameSnapshot) {
-    const auto root = fs::path(CORESTEER_FIXTURES) / "boards" / GetParam();
+    const auto root = coresteer::test::boardDir(GetParam());
     const auto bundle = collectLocal(root);
     std::string error;
     const auto back = readCapture(writeCapture(bundle), &error);
@@ -104,7 +105,7 @@ TEST(Capture, KeepsNoSecretOfTheNetworkConfig) {
     const auto root = fs::path(CORESTEER_TEST_TMP) / "capture-secrets" / "root";
     fs::remove_all(root.parent_path());
     fs::create_directories(root.parent_path());
-    fs::copy(test::boardsDir() / "nanopi-r6s-openwrt", root,
+    fs::copy(test::boardDir("nanopi-r6s-openwrt"), root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     fs::create_directories(root / "etc/config");
     std::ofstream(root / "etc/config/network") << R"(config interface 'wan'

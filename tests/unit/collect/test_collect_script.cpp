@@ -76,7 +76,7 @@ class ScriptOnBoard : public ::testing::TestWithParam<std::tuple<std::string, st
 
 TEST_P(ScriptOnBoard, GivesTheLocalBundle) {
     const auto& [shell, board] = GetParam();
-    const auto root = (test::boardsDir() / board).string();
+    const auto root = (test::boardDir(board)).string();
     const auto cs = makeCollectScript(root);
     const auto output = runScript(shell, cs.script);
     FileBundle remote;
@@ -151,7 +151,7 @@ TEST(CollectScript, RootPrefixIsQuoted) {
 }
 
 TEST(CollectScript, CutOrForgedOutputIsRejected) {
-    const auto root = (test::boardsDir() / "nanopi-r4s").string();
+    const auto root = (test::boardDir("nanopi-r4s")).string();
     const auto cs = makeCollectScript(root);
     const auto output = runScript("/bin/sh", cs.script);
     std::string error;

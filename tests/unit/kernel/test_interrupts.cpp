@@ -3,6 +3,7 @@
 #include "core/base/text.h"
 #include "core/kernel/interrupts.h"
 #include "core/kernel/interrupts_fixed.h"
+#include "tests/support/board_expect.h"
 
 #include <gtest/gtest.h>
 
@@ -304,12 +305,13 @@ std::string readText(const std::filesystem::path& p) {
 TEST(Interrupts, FixedWidthCountsReadAsTheTokenReaderReadsThem) {
     namespace fs = std::filesystem;
     int files = 0;
-    for (const auto& e : fs::recursive_directory_iterator(CORESTEER_FIXTURES)) {
-        if (e.path().filename() != "interrupts" && e.path().filename() != "proc_interrupts.txt")
-            continue;
-        expectEveryWayAgrees(readText(e.path()));
-        ++files;
-    }
+    for (const char* dir : {CORESTEER_FIXTURES, CORESTEER_DEMO_DIR})
+        for (const auto& e : fs::recursive_directory_iterator(dir)) {
+            if (e.path().filename() != "interrupts" && e.path().filename() != "proc_interrupts.txt")
+                continue;
+            expectEveryWayAgrees(readText(e.path()));
+            ++files;
+        }
     EXPECT_GT(files, 5);
     // The kernel's widths, and the layouts next to them that must go the slow way: wider
     // counts, tabs, a count that ends the text, fewer counts than columns, a digit run that
@@ -404,8 +406,8 @@ TEST(Interrupts, FindIrqAnswersForEveryNumberAndKeepsTheFirst) {
 }
 
 TEST(Interrupts, OneRowReadsAsInTheWholeTable) {
-    const std::string text = readText(std::filesystem::path(CORESTEER_FIXTURES) / "boards" /
-                                      "x86-server-96" / "proc" / "interrupts");
+    const std::string text =
+        readText(coresteer::test::boardDir("x86-server-96") / "proc" / "interrupts");
     Diagnostics d;
     const auto t = parseInterrupts(text, d);
     ASSERT_GT(t.rows.size(), 100u);

@@ -27,6 +27,8 @@
 
 namespace coresteer::test {
 
+using namespace coresteer::layout;
+
 namespace fs = std::filesystem;
 
 // OpenWrt's /etc/sysupgrade.conf as base-files ships it.
@@ -73,7 +75,7 @@ public:
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
         root = m_dir / "root";
-        fs::copy(test::boardsDir() / board, root,
+        fs::copy(test::boardDir(board), root,
                  fs::copy_options::recursive | fs::copy_options::copy_symlinks);
         fs::create_directories(m_dir / "bin");
         // Commands a hostile name might try to run: each leaves a trace if it ever runs.

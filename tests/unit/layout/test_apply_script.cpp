@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 
@@ -61,7 +62,7 @@ protected:
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
         m_root = m_dir / "root";
-        fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt", m_root,
+        fs::copy(test::boardDir("nanopi-r6s-friendlywrt"), m_root,
                  fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     }
     // Runs `script` with the shell under test; returns stdout, and the exit status in *rc;

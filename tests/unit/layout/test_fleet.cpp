@@ -23,6 +23,7 @@
 #include <thread>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 using namespace coresteer::test;
@@ -39,7 +40,7 @@ fs::path testDir(const std::string& name) {
 fs::path boardCopy(const fs::path& dir, const std::string& board) {
     const auto root = dir / "root";
     fs::create_directories(dir);
-    fs::copy(test::boardsDir() / board, root,
+    fs::copy(test::boardDir(board), root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::ofstream(root / "etc/sysupgrade.conf") << "/etc/mine.conf\n";
     return root;

@@ -9,11 +9,12 @@
 #include <gtest/gtest.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 
 namespace {
 
 Snapshot board(const std::string& name) {
-    return buildSnapshot(collectLocal(test::boardsDir() / name));
+    return buildSnapshot(collectLocal(test::boardDir(name)));
 }
 
 CpuMask cpus(const char* list) {

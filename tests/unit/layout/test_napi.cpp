@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 
@@ -39,7 +40,7 @@ protected:
         fs::remove_all(m_dir);
         fs::create_directories(m_dir / "bin");
         m_root = m_dir / "root";
-        fs::copy(test::boardsDir() / "nanopi-r6s-openwrt", m_root,
+        fs::copy(test::boardDir("nanopi-r6s-openwrt"), m_root,
                  fs::copy_options::recursive | fs::copy_options::copy_symlinks);
         write("sys/class/net/eth1/threaded", "1\n");
         write("proc/4242/comm", "napi/eth1-8195\n");

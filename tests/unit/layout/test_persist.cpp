@@ -28,6 +28,7 @@
 #include <thread>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 
@@ -155,7 +156,7 @@ TEST(Persist, UnpersistRestoresEverything) {
         const auto original = treeOf(r.root);
         const auto snap = r.snapshot();
         std::string error;
-        const auto plan = planPersist(::coresteer::plan(snap), snap, {}, &error);
+        const auto plan = planPersist(::coresteer::layout::plan(snap), snap, {}, &error);
         ASSERT_TRUE(plan) << error;
         ASSERT_TRUE(r.run(makePersistScript(*plan, r.root.string()), &error)) << error;
         ASSERT_TRUE(r.run(makePersistScript(*plan, r.root.string()), &error)) << error;
@@ -193,7 +194,7 @@ TEST(Persist, UnpersistKeepsLinesAddedSince) {
     r.write("etc/sysupgrade.conf", kSysupgradeConf);
     const auto snap = r.snapshot();
     std::string error;
-    const auto plan = planPersist(::coresteer::plan(snap), snap, {}, &error);
+    const auto plan = planPersist(::coresteer::layout::plan(snap), snap, {}, &error);
     ASSERT_TRUE(plan) << error;
     ASSERT_TRUE(r.run(makePersistScript(*plan, r.root.string()), &error)) << error;
     std::ofstream(r.root / "etc/sysupgrade.conf", std::ios::app) << "/etc/mine\n";
@@ -209,7 +210,7 @@ TEST(Persist, AFailedWriteChangesNothing) {
     const auto original = treeOf(r.root);
     const auto snap = r.snapshot();
     std::string error;
-    const auto plan = planPersist(::coresteer::plan(snap), snap, {}, &error);
+    const auto plan = planPersist(::coresteer::layout::plan(snap), snap, {}, &error);
     ASSERT_TRUE(plan) << error;
     EXPECT_FALSE(r.run(makePersistScript(*plan, r.root.string()), &error));
     EXPECT_NE(error.find("95-coresteer"), std::string::npos) << error;
@@ -231,7 +232,7 @@ TEST(Persist, PacketSteeringServiceGetsTheOverride) {
     ASSERT_EQ(conflicts.size(), 1u);
     EXPECT_EQ(conflicts[0].kind, Conflict::Kind::PacketSteeringService);
     EXPECT_TRUE(conflicts[0].blocking);
-    const auto layout = ::coresteer::plan(snap);
+    const auto layout = ::coresteer::layout::plan(snap);
     std::string error;
     const auto plan = planPersist(layout, snap, {}, &error);
     ASSERT_TRUE(plan) << error;
@@ -269,7 +270,7 @@ TEST(Persist, ForeignPlatformOverrideIsLeftAlone) {
     EXPECT_EQ(conflicts[0].kind, Conflict::Kind::PacketSteeringForeign);
     EXPECT_NE(conflicts[0].suggestion.find("packet_steering=0"), std::string::npos);
     std::string error;
-    const auto plan = planPersist(::coresteer::plan(snap), snap, {}, &error);
+    const auto plan = planPersist(::coresteer::layout::plan(snap), snap, {}, &error);
     ASSERT_TRUE(plan) << error;
     for (const auto& f : plan->files)
         EXPECT_NE(f.path, "usr/libexec/platform/packet-steering.sh");
@@ -318,7 +319,7 @@ TEST(Persist, SystemdUnitUdevRuleAndScript) {
     const auto original = treeOf(r.root);
     const auto snap = r.snapshot();
     ASSERT_FALSE(snap.system.isOpenWrt());
-    const auto layout = ::coresteer::plan(snap);
+    const auto layout = ::coresteer::layout::plan(snap);
     std::string error;
     const auto plan = planPersist(layout, snap, {}, &error);
     ASSERT_TRUE(plan) << error;
@@ -375,7 +376,7 @@ TEST(Persist, NeitherOpenWrtNorSystemdIsAClearError) {
     Router r("x86-server-96");
     const auto snap = r.snapshot();
     std::string error;
-    EXPECT_FALSE(planPersist(::coresteer::plan(snap), snap, {}, &error));
+    EXPECT_FALSE(planPersist(::coresteer::layout::plan(snap), snap, {}, &error));
     EXPECT_NE(error.find("neither OpenWrt"), std::string::npos) << error;
 }
 

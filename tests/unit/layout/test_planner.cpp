@@ -12,11 +12,12 @@
 #include <map>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 
 namespace {
 
 Snapshot board(const std::string& name) {
-    return buildSnapshot(collectLocal(test::boardsDir() / name));
+    return buildSnapshot(collectLocal(test::boardDir(name)));
 }
 
 // path -> value of every write the plan makes on `b`.

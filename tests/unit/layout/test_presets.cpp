@@ -21,6 +21,7 @@
 #include <sstream>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 
 namespace {
 
@@ -297,7 +298,7 @@ TEST(Presets, EveryFileParsesAndAppliesCompletelyOnItsFixtureBoard) {
             if (test::readExpect(b).board != p->board)
                 continue;
             ++boards;
-            const auto r = resolve(p->layout, buildSnapshot(collectLocal(test::boardsDir() / b)));
+            const auto r = resolve(p->layout, buildSnapshot(collectLocal(test::boardDir(b))));
             for (const auto& s : r.skipped)
                 ADD_FAILURE() << b << ": " << s.target << " skipped: " << s.reason;
             EXPECT_GT(r.writes.size(), 0u) << b;
@@ -322,7 +323,7 @@ TEST(Presets, WriteExactlyThePublishedMasks) {
         ASSERT_EQ(p.board, expect.board) << pub.fixture;
         ASSERT_GT(expect.cpus, 0);
         ASSERT_LE(expect.cpus, 32);
-        const auto root = test::boardsDir() / pub.fixture;
+        const auto root = test::boardDir(pub.fixture);
         const auto interrupts = readText(root / "proc/interrupts");
 
         for (const auto& pattern : pub.absent)
@@ -384,7 +385,7 @@ TEST(Presets, R6sScriptsChangeOnlyTheFirstEth0Irq) {
         SCOPED_TRACE(file);
         const auto r =
             resolve(loadPreset(file).layout,
-                    buildSnapshot(collectLocal(test::boardsDir() / "nanopi-r6s-friendlywrt")));
+                    buildSnapshot(collectLocal(test::boardDir("nanopi-r6s-friendlywrt"))));
         int eth0 = 0;
         for (const auto& w : r.writes) {
             EXPECT_NE(w.path, "proc/irq/64/smp_affinity");

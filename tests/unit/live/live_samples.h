@@ -11,6 +11,8 @@
 
 namespace coresteer::test {
 
+using namespace coresteer::live;
+
 inline Sample sample(double uptime, const std::string& stat, const std::string& interrupts = {},
                      const std::string& softirqs = {}, const std::string& netdev = {}) {
     Diagnostics d;

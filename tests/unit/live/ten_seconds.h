@@ -12,6 +12,8 @@
 
 namespace coresteer::test {
 
+using namespace coresteer::live;
+
 struct CpuTicks {
     std::uint64_t user = 0, system = 0, irq = 0, softirq = 0, idle = 0;
 };

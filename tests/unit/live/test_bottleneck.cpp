@@ -26,12 +26,13 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 using namespace coresteer::test;
 
 TEST(LiveBottleneck, NamesTheHotLittleCoreWhatRunsThereAndTheMove) {
-    const auto snap = buildSnapshot(collectLocal(test::boardsDir() / "nanopi-r6s-friendlywrt"));
+    const auto snap = buildSnapshot(collectLocal(test::boardDir("nanopi-r6s-friendlywrt")));
     Rates r;
     r.start = 0;
     r.end = 1;

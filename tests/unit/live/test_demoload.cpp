@@ -14,6 +14,7 @@
 #include <fstream>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 
 namespace {
@@ -47,7 +48,7 @@ TEST(DemoLoad, DefaultLayoutSaturatesALittleCoreAndRecommendedMovesTheWork) {
     const auto root = fs::path(CORESTEER_TEST_TMP) / "demoload" / "root";
     fs::remove_all(root);
     fs::create_directories(root.parent_path());
-    fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt", root,
+    fs::copy(test::boardDir("nanopi-r6s-friendlywrt"), root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     const auto snap = buildSnapshot(collectLocal(root));
     std::string error;

@@ -17,6 +17,7 @@
 #include <thread>
 
 using namespace coresteer;
+using namespace coresteer::live;
 using Clock = std::chrono::steady_clock;
 
 TEST(Fidelity, SamplerAgreesWithMpstatWithinTwoPoints) {

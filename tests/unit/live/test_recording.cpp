@@ -23,6 +23,7 @@
 #include <sstream>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 using namespace coresteer::test;
 
@@ -172,7 +173,7 @@ TEST(Recording, TheDemoModelRecordedThroughTheLocalSourceReplaysItsLoad) {
     const auto dir = fs::path(CORESTEER_TEST_TMP) / "recording-demo";
     fs::remove_all(dir);
     fs::create_directories(dir);
-    fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt", dir,
+    fs::copy(test::boardDir("nanopi-r6s-friendlywrt"), dir,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::string error;
     const auto bundle = collectLocal(dir);

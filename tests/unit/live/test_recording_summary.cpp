@@ -22,6 +22,7 @@
 #include <sstream>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 using namespace coresteer::test;
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 using namespace coresteer::test;

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 using coresteer::test::slurp;
 using namespace coresteer::test;
@@ -383,7 +384,7 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     const auto root = dir / "root";
     fs::remove_all(dir);
     fs::create_directories(root);
-    fs::copy(test::boardsDir() / "nanopi-r6s-friendlywrt" / "proc", root / "proc",
+    fs::copy(test::boardDir("nanopi-r6s-friendlywrt") / "proc", root / "proc",
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::ofstream(root / "proc/uptime") << "1000.00 7000.00\n";
     const auto statText = slurp(root / "proc/stat");
@@ -541,7 +542,7 @@ TEST(SamplerAwkFiles, AnUnreadableUptimeIsSaidAndTheSamplerStays) {
     const auto root = dir / "root";
     fs::remove_all(dir);
     fs::create_directories(root);
-    fs::copy(test::boardsDir() / "nanopi-r6s-openwrt" / "proc", root / "proc",
+    fs::copy(test::boardDir("nanopi-r6s-openwrt") / "proc", root / "proc",
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     fs::remove(root / "proc/uptime");
     AwkProcess p(which("busybox") + " awk", root.string(), dir / "bin");

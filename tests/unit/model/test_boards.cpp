@@ -12,13 +12,13 @@
 #include <algorithm>
 
 using namespace coresteer;
+using coresteer::test::boardDir;
 using coresteer::test::boardNames;
-using coresteer::test::boardsDir;
 using coresteer::test::readExpect;
 
 class Board : public ::testing::TestWithParam<std::string> {
 protected:
-    Snapshot snap() { return buildSnapshot(collectLocal(boardsDir() / GetParam())); }
+    Snapshot snap() { return buildSnapshot(collectLocal(boardDir(GetParam()))); }
 };
 
 TEST_P(Board, ExpectFileIsComplete) {
@@ -110,7 +110,7 @@ TEST_P(Board, MasksRoundTripThroughTheReportAndJson) {
     EXPECT_EQ(j["schema"], kSnapshotSchema);
     EXPECT_EQ(j["interfaces"].size(), s.interfaces.size());
     // Every mask file's text comes back unchanged in the JSON.
-    const auto root = boardsDir() / GetParam();
+    const auto root = boardDir(GetParam());
     for (const auto& irq : j["irqs"]) {
         if (irq["smp_affinity"].is_null())
             continue;

@@ -24,6 +24,8 @@
 #include <set>
 
 using namespace coresteer;
+using namespace coresteer::layout;
+using namespace coresteer::live;
 namespace fs = std::filesystem;
 using nlohmann::json;
 

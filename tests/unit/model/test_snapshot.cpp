@@ -5,6 +5,7 @@
 #include "core/collect/collect_local.h"
 #include "core/model/snapshot.h"
 #include "core/model/snapshot_json.h"
+#include "tests/support/board_expect.h"
 
 #include <gtest/gtest.h>
 
@@ -285,8 +286,7 @@ TEST(Snapshot, EveryWayAnActionNamesAnInterface) {
 }
 
 TEST(Snapshot, LooksUpIrqsAndInterfacesByIndexAndWithout) {
-    const auto board =
-        buildSnapshot(collectLocal(fs::path(CORESTEER_FIXTURES) / "boards" / "x86-server-96"));
+    const auto board = buildSnapshot(collectLocal(coresteer::test::boardDir("x86-server-96")));
     ASSERT_GT(board.irqs.size(), 100u);
     for (const auto& i : board.irqs)
         EXPECT_EQ(board.irq(i.irq), &i);

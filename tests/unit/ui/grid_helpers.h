@@ -20,10 +20,12 @@
 
 namespace coresteer::test {
 
+using namespace coresteer::layout;
+
 using namespace coresteer::ui;
 
 inline SnapshotPtr board(const std::string& name) {
-    return std::make_shared<const Snapshot>(buildSnapshot(collectLocal(test::boardsDir() / name)));
+    return std::make_shared<const Snapshot>(buildSnapshot(collectLocal(test::boardDir(name))));
 }
 
 inline int findRow(const MaskGridModel& m, const QString& label) {

@@ -52,6 +52,8 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
+using namespace coresteer::live;
 using namespace coresteer::ui;
 using namespace coresteer::test;
 

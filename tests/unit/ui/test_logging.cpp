@@ -66,7 +66,7 @@ TEST(Logging, CoreCategoriesAreQtCategories) {
     const auto load = [] {
         MainWindow w;
         QSignalSpy shown(&w, &MainWindow::snapshotShown);
-        w.loadRoot(QString::fromStdString((test::boardsDir() / "bpi-r4").string()));
+        w.loadRoot(QString::fromStdString((test::boardDir("bpi-r4")).string()));
         return shown.wait(10000);
     };
     g_logged.clear();

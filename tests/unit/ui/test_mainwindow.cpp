@@ -51,13 +51,15 @@
 #include <unistd.h>
 
 using namespace coresteer;
+using namespace coresteer::layout;
+using namespace coresteer::live;
 using namespace coresteer::ui;
 using namespace coresteer::test;
 
 TEST(MainWindow, LoadsAFixtureOnAWorkerThread) {
     MainWindow w;
     QSignalSpy shown(&w, &MainWindow::snapshotShown);
-    w.loadRoot(QString::fromStdString((boards() / "bpi-r4").string()));
+    w.loadRoot(QString::fromStdString((boardDir("bpi-r4")).string()));
     ASSERT_TRUE(shown.wait(10000));
     EXPECT_GT(w.snapshotModel()->rowCount(), 0);
     EXPECT_EQ(w.coreModel()->rowCount(), 4);
@@ -66,7 +68,7 @@ TEST(MainWindow, LoadsAFixtureOnAWorkerThread) {
 TEST(MainWindow, RecommendShowsThePlanAsOneUndoableStep) {
     MainWindow w;
     QSignalSpy shown(&w, &MainWindow::snapshotShown);
-    w.loadRoot(QString::fromStdString((boards() / "nanopi-r6s-friendlywrt").string()));
+    w.loadRoot(QString::fromStdString((boardDir("nanopi-r6s-friendlywrt")).string()));
     ASSERT_TRUE(shown.wait(10000));
     EXPECT_GT(w.gridModel()->rowCount(), 0);
     EXPECT_EQ(w.gridModel()->changedCount(), 0);
@@ -92,7 +94,7 @@ TEST(MainWindow, RecommendShowsThePlanAsOneUndoableStep) {
 TEST(MainWindow, ExtrasBeyondTheGridGoWithTheLayout) {
     MainWindow w;
     QSignalSpy shown(&w, &MainWindow::snapshotShown);
-    w.loadRoot(QString::fromStdString((boards() / "ipq4019-acrh17").string()));
+    w.loadRoot(QString::fromStdString((boardDir("ipq4019-acrh17")).string()));
     ASSERT_TRUE(shown.wait(10000));
     ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/ipq4019-acrh17-forwarding.json")));
     EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("bam_dma")))
@@ -135,7 +137,7 @@ TEST(MainWindow, ExtrasBeyondTheGridGoWithTheLayout) {
 TEST(MainWindow, PresetsLoadAsPendingChanges) {
     MainWindow w;
     QSignalSpy shown(&w, &MainWindow::snapshotShown);
-    w.loadRoot(QString::fromStdString((boards() / "nanopi-r6s-friendlywrt").string()));
+    w.loadRoot(QString::fromStdString((boardDir("nanopi-r6s-friendlywrt")).string()));
     ASSERT_TRUE(shown.wait(10000));
     ASSERT_TRUE(w.loadPreset(QStringLiteral(":/presets/nanopi-r6s-option1.json")));
     EXPECT_GT(w.gridModel()->changedCount(), 0);
@@ -171,7 +173,7 @@ TEST(MainWindow, ScreenshotsAreNotBlank) {
         MainWindow w;
         w.resize(1400, 900);
         QSignalSpy shown(&w, &MainWindow::snapshotShown);
-        w.loadRoot(QString::fromStdString((boards() / b).string()));
+        w.loadRoot(QString::fromStdString((boardDir(b)).string()));
         ASSERT_TRUE(shown.wait(10000));
         w.recommend();
         w.show();
@@ -196,8 +198,8 @@ TEST(MainWindow, ScreenshotsAreNotBlank) {
 TEST(MainWindow, DropsLateAnswersFromAConnectionItLeft) {
     MainWindow w;
     QSignalSpy shown(&w, &MainWindow::snapshotShown);
-    w.loadRoot(QString::fromStdString((boards() / "x86-server-96").string()));
-    w.loadRoot(QString::fromStdString((boards() / "nanopi-r4s").string()));
+    w.loadRoot(QString::fromStdString((boardDir("x86-server-96")).string()));
+    w.loadRoot(QString::fromStdString((boardDir("nanopi-r4s")).string()));
     ASSERT_TRUE(shown.wait(10000));
     QTest::qWait(500); // time for the first answer to arrive too, were it to be delivered
     ASSERT_EQ(shown.count(), 1);
@@ -232,7 +234,7 @@ TEST(MainWindow, OpensACaptureReadOnly) {
     const auto file = dir / "r4s.capture";
     {
         std::ofstream out(file, std::ios::binary);
-        out << writeCapture(collectLocal(test::boardsDir() / "nanopi-r4s"));
+        out << writeCapture(collectLocal(test::boardDir("nanopi-r4s")));
     }
     MainWindow w;
     QSignalSpy shown(&w, &MainWindow::snapshotShown);

@@ -22,6 +22,7 @@
 #include <map>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 using namespace coresteer::ui;
 using namespace coresteer::test;
 
@@ -47,7 +48,7 @@ TEST(MaskGrid, PassesTheModelTesterOnEveryBoard) {
                 EXPECT_EQ(model.index(r, 0).data(MaskGridModel::InterfaceRole).toString(), iface);
         }
         // The planner's layout, shown as pending and read back, is the same set of writes.
-        const auto plan = coresteer::plan(*snap);
+        const auto plan = coresteer::layout::plan(*snap);
         EXPECT_TRUE(model.setPendingLayout(plan).isEmpty());
         EXPECT_EQ(changes(model.pendingLayout(), *snap), changes(plan, *snap));
         model.clearPending();

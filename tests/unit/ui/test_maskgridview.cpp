@@ -21,6 +21,7 @@
 #include <map>
 
 using namespace coresteer;
+using namespace coresteer::layout;
 using namespace coresteer::ui;
 using namespace coresteer::test;
 
@@ -88,7 +89,7 @@ TEST(MaskGridView, KeyboardAndTypedMasksAreUndoable) {
     std::map<int, CpuMask> masks;
     MaskGridModel scratch;
     scratch.setSnapshot(ui.model.snapshot());
-    scratch.setPendingLayout(coresteer::plan(*ui.model.snapshot()));
+    scratch.setPendingLayout(coresteer::layout::plan(*ui.model.snapshot()));
     for (int r = 0; r < scratch.rowCount(); ++r)
         if (const auto m = scratch.pending(r))
             masks.emplace(r, *m);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/collect/collect_local.h"
+#include "tests/support/board_expect.h"
 #include "ui/connection.h"
 
 #include <QFileInfo>
@@ -25,12 +26,8 @@
 
 namespace coresteer::test {
 
-inline std::filesystem::path boards() {
-    return std::filesystem::path(CORESTEER_FIXTURES) / "boards";
-}
-
 inline ui::SnapshotPtr load(const std::string& board) {
-    return std::make_shared<const Snapshot>(buildSnapshot(collectLocal(boards() / board)));
+    return std::make_shared<const Snapshot>(buildSnapshot(collectLocal(boardDir(board))));
 }
 
 // Saves the picture under the screenshot folder and checks that it shows something.
