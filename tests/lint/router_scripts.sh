@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Every script coresteer runs on routers (core/router-scripts/*.sh), checked as POSIX sh by
-# shellcheck and parsed by BusyBox ash, OpenWrt's shell. Exit 0 when every one passes.
+# Every script coresteer runs on routers (core/router-scripts/*.sh), checked as POSIX sh (by
+# shellcheck) and parsed by BusyBox ash, OpenWrt's shell; every awk program parsed as POSIX awk.
+# Exit 0 when every one passes.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 failed=0
@@ -18,5 +19,14 @@ for f in "${scripts[@]}"; do
         failed=$((failed + 1))
     fi
 done
-echo "${#scripts[@]} router scripts checked, $failed failures"
+# The awk programs: parsed as POSIX awk (gawk --posix parses and prints without running them);
+# the behaviour tests run them under BusyBox awk and mawk.
+awks=(core/router-scripts/*.awk)
+for f in "${awks[@]}"; do
+    if ! gawk --posix --pretty-print=/dev/null -f "$f"; then
+        echo "FAILED gawk --posix: $f"
+        failed=$((failed + 1))
+    fi
+done
+echo "${#scripts[@]} router scripts and ${#awks[@]} awk programs checked, $failed failures"
 [ "$failed" -eq 0 ]
