@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Every script coresteer runs on routers (core/router-scripts/*.sh), checked as POSIX sh (by
-# shellcheck) and parsed by BusyBox ash, OpenWrt's shell; every awk program parsed as POSIX awk.
-# Exit 0 when every one passes.
+# Every script coresteer runs on routers (core/router-scripts/*.sh): checked as POSIX sh, and
+# parsed by BusyBox ash, OpenWrt's shell; every awk program parsed as POSIX awk. Exit 0 when
+# every one passes.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 failed=0
 scripts=(core/router-scripts/*.sh)
 [ -e "${scripts[0]}" ] || { echo "no router scripts found"; exit 1; }
