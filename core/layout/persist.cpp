@@ -139,13 +139,20 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     if (context.covered) {
         covered.clear();
         for (const auto& n : *context.covered)
-            covered += n + "\n";
+            if (n.find_first_of("\t\n\r") == std::string::npos)
+                covered += n + "\n";
     }
     std::string queues, threads, irqs;
+    // One record a line, fields apart by tabs: a name holding either separator would make
+    // records of its own, so it is left out here, whatever the caller checked (no kernel name
+    // has one, so nothing it could match is lost).
     auto line = [](std::initializer_list<std::string> fields) {
         std::string out;
-        for (const auto& f : fields)
+        for (const auto& f : fields) {
+            if (f.find_first_of("\t\n\r") != std::string::npos)
+                return std::string();
             out += (out.empty() ? "" : "\t") + f;
+        }
         return out + "\n";
     };
     for (const auto& t : l.rx) {

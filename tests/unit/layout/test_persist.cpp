@@ -465,6 +465,46 @@ TEST(Persist, HostileNamesAreNeverExecuted) {
     EXPECT_FALSE(fs::exists(r.root / hotplugPath()));
 }
 
+// The router apply script carries the layout as tab-separated records. A name that holds a tab
+// or a line break, given straight to makeRouterApplyScript (no plan's checks in between), must
+// not make records of its own: here each one would set eth0's rx-0 to ff and IRQ 1's mask to
+// ff if it did. Other hostile bytes (quotes, $(...), U+2028, invalid UTF-8, a long name) travel
+// as data and are never run.
+TEST(Persist, SeparatorsInNamesNeverMakeRecords) {
+    Router r("nanopi-r6s-openwrt");
+    const auto snap = r.snapshot();
+    const auto rps = [&] { return firstLine(r.root / "sys/class/net/eth0/queues/rx-0/rps_cpus"); };
+    const auto irq1 = [&] { return firstLine(r.root / "proc/irq/1/smp_affinity"); };
+    const auto rpsBefore = rps();
+    const auto irqBefore = irq1();
+    const auto ff = *CpuMask::fromList("0-7");
+    Layout l;
+    l.rx.push_back({"x\neth0\t0\trps\tff\ny", 0, ff, std::nullopt, ""});
+    l.rx.push_back({"eth9\teth0", 0, ff, std::nullopt, ""});
+    l.tx.push_back({"x\reth0\t0\txps\tff", 0, ff, ""});
+    l.interfaces.push_back({"x\neth0\tnapi\tff", ff, std::nullopt, ""});
+    l.irqs.push_back({{"a\tb\n1\tff\tzz", 0}, ff, ""});
+    l.irqs.push_back({{"$(touch_me)'\"`id`\xe2\x80\xa8\xff" + std::string(300, 'q'), 0}, ff, ""});
+    PersistOptions o;
+    o.waitSeconds = 0;
+    const auto script = makeRouterApplyScript(l, snap, o);
+    const auto file = r.script("router-apply.sh", script);
+    EXPECT_EQ(r.ash(file, "ACTION=add INTERFACE=eth0 CORESTEER_ROOT=" +
+                              Router::ssh_quote(r.root.string())),
+              0)
+        << r.err();
+    EXPECT_EQ(rps(), rpsBefore);
+    EXPECT_EQ(irq1(), irqBefore);
+    EXPECT_FALSE(r.executedAnything());
+    // The records it carries: none starts from a piece of a name.
+    for (const char* var : {"QUEUES", "THREADS", "IRQS"}) {
+        const auto at = script.find(std::string("\n") + var + "='");
+        ASSERT_NE(at, std::string::npos) << var;
+        const auto end = script.find("'\n", at + 1);
+        EXPECT_EQ(script.substr(at, end - at).find("eth0"), std::string::npos) << var;
+    }
+}
+
 // Every message to the system log ends logger's options with "--": a message that starts with a
 // dash (an interface, a thread, a value from the router) is never taken for an option.
 TEST(Persist, LoggerMessagesCannotBeTakenForOptions) {
