@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <memory>
 
 namespace coresteer {
 
@@ -286,6 +287,36 @@ void parseTail(std::string_view tail, IrqRow& row) {
     }
 }
 
+// Runs of `ncol` counts for the rows of one table, from blocks the rows share (see IrqCounts):
+// a block for as many rows as the table is expected to have, at most 16 MB, then more blocks
+// as needed. A run is the parser's to write until the row is read.
+class CountBlocks {
+public:
+    CountBlocks(std::size_t ncol, std::size_t expectedRows)
+        : m_ncol(ncol),
+          m_rowsPerBlock(std::clamp<std::size_t>(
+              expectedRows, 1,
+              std::max<std::size_t>(kBlockCounts / std::max<std::size_t>(ncol, 1), 1))) {}
+
+    // Gives `counts` the next run and returns where to write it.
+    std::uint64_t* next(IrqCounts& counts) {
+        if (m_used == m_rowsPerBlock || !m_block) {
+            m_block = std::make_shared_for_overwrite<std::uint64_t[]>(m_rowsPerBlock * m_ncol);
+            m_used = 0;
+        }
+        const std::size_t offset = m_used++ * m_ncol;
+        counts = IrqCounts(m_block, offset, m_ncol);
+        return m_block.get() + offset;
+    }
+
+private:
+    static constexpr std::size_t kBlockCounts = std::size_t{1} << 21;
+    std::size_t m_ncol;
+    std::size_t m_rowsPerBlock;
+    std::size_t m_used = 0;
+    std::shared_ptr<std::uint64_t[]> m_block;
+};
+
 // The label of a row ("35", "NMI", "IPI0") before its colon, or nullopt with a warning.
 std::optional<std::string_view> rowLabel(std::string_view trimmed, Diagnostics& diag,
                                          const std::string& file, int lineNo) {
@@ -308,11 +339,12 @@ std::optional<std::string_view> rowLabel(std::string_view trimmed, Diagnostics& 
 }
 
 // The row of `label` whose text after the colon is `body`, in a table of `ncol` columns; false
-// (with a warning) when the IRQ number is out of range. The first `preRead` counts are in
-// row.counts already (leadingCounts read them), ending at body[11 * preRead].
+// (with a warning) when the IRQ number is out of range. The counts go to `counts` (row.counts'
+// run, handed out by CountBlocks), or to counts of the row's own when it is null. The first
+// `preRead` of them are there already (leadingCounts read them), ending at body[11 * preRead].
 bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
-             detail::FixedCounts fixed, std::size_t preRead, IrqRow& row, Diagnostics& diag,
-             const std::string& file, int lineNo) {
+             detail::FixedCounts fixed, std::uint64_t* counts, std::size_t preRead, IrqRow& row,
+             Diagnostics& diag, const std::string& file, int lineNo) {
     row.line = lineNo;
     row.label = std::string(label);
     if (allDigits(label)) {
@@ -323,8 +355,10 @@ bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
         }
         row.irq = static_cast<std::uint32_t>(*v);
     }
-    row.counts.resize(ncol); // uninitialised: every count is written below
-    std::uint64_t* const counts = row.counts.data();
+    if (!counts) { // a row on its own: counts of its own, uninitialised (all written below)
+        row.counts = IrqCounts::uninitialised(ncol);
+        counts = row.counts.mutableData();
+    }
     std::size_t counted = preRead;
     std::size_t pos = 11 * preRead;
     std::size_t tailFrom = preRead ? pos : body.size();
@@ -368,11 +402,13 @@ bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
 // The counts of the line that starts at data[start], read in bulk before the line's end is
 // known (finding it first would cost a pass over the whole line): a label of label characters
 // after at most 32 blanks, its colon, then counts as readFixedCounts reads them, into
-// row.counts. Returns how many it read (0 when the line does not start so; the line is then
-// read the ordinary way) and in *end where they end. Counts never span lines: a field is a
-// blank, blanks and digits, and white space, and a newline is none of these.
+// row.counts, a run of `blocks` (also in *counts). Returns how many it read (0 when the line does
+// not start so; the line is then read the ordinary way) and in *end where they end. Counts never
+// span lines: a field is a blank, blanks and digits, and white space, and a newline is none of
+// these.
 std::size_t leadingCounts(std::string_view data, std::size_t start, std::size_t ncol,
-                          detail::FixedCounts fixed, IrqRow& row, std::size_t& end) {
+                          detail::FixedCounts fixed, CountBlocks& blocks, IrqRow& row,
+                          std::uint64_t*& counts, std::size_t& end) {
     const std::size_t n = data.size();
     const char* const d = data.data();
     std::size_t p = start;
@@ -386,8 +422,8 @@ std::size_t leadingCounts(std::string_view data, std::size_t start, std::size_t 
     if (p == labelFrom || p >= n || d[p] != ':')
         return 0;
     ++p;
-    row.counts.resize(ncol); // fillRow writes what this does not
-    const std::size_t k = detail::readFixedCounts(fixed, d, n, p, row.counts.data(), ncol);
+    counts = blocks.next(row.counts); // fillRow writes what this does not
+    const std::size_t k = detail::readFixedCounts(fixed, d, n, p, counts, ncol);
     end = p + 11 * k;
     return k;
 }
@@ -403,8 +439,8 @@ std::optional<IrqRow> parseInterruptRow(std::string_view line, std::size_t colum
     if (!label)
         return std::nullopt;
     IrqRow row;
-    if (!fillRow(*label, trimmed.substr(label->size() + 1), columns, detail::bestFixedCounts(), 0,
-                 row, diag, file, lineNo))
+    if (!fillRow(*label, trimmed.substr(label->size() + 1), columns, detail::bestFixedCounts(),
+                 nullptr, 0, row, diag, file, lineNo))
         return std::nullopt;
     return row;
 }
@@ -419,15 +455,17 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
     text::LineReader lines(data);
     std::string_view line;
     bool haveHeader = false;
-    bool reserved = false;
     const bool bulk = fixed != FixedCounts::None;
+    std::optional<CountBlocks> blocks; // once the columns and the rows to expect are known
     while (true) {
         IrqRow row;
+        std::uint64_t* counts = nullptr;
         std::size_t preRead = 0;
-        if (bulk && reserved) {
+        if (bulk && blocks) {
             const std::size_t start = lines.position();
             std::size_t end = 0;
-            preRead = leadingCounts(data, start, table.cpus.size(), fixed, row, end);
+            preRead =
+                leadingCounts(data, start, table.cpus.size(), fixed, *blocks, row, counts, end);
             if (preRead) {
                 const auto nl = data.find('\n', end);
                 const std::size_t stop = nl == std::string_view::npos ? data.size() : nl;
@@ -475,7 +513,7 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
                 table.cpus.push_back(c);
             diag.warn(file, lineNo, "no CPU header line; assuming " + std::to_string(n) + " CPUs");
         }
-        if (!reserved) {
+        if (!blocks) {
             // Rows are mostly as long as the first: room for that many (and a few more), but
             // never more than one a line of 32 bytes could give.
             const std::size_t rest = data.size() - (lines.position() - line.size());
@@ -483,10 +521,13 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
                                      rest / 32 + 16, InterruptTable::kMaxRows});
             table.rows.reserve(n);
             table.reserveIndex(n);
-            reserved = true;
+            blocks.emplace(table.cpus.size(), n);
         }
+        if (!counts)
+            counts = blocks->next(row.counts);
 
-        if (!fillRow(*label, body, table.cpus.size(), fixed, preRead, row, diag, file, lineNo))
+        if (!fillRow(*label, body, table.cpus.size(), fixed, counts, preRead, row, diag, file,
+                     lineNo))
             continue;
         if (row.irq && table.findIrq(*row.irq)) {
             diag.warn(file, lineNo, "IRQ " + row.label + " listed twice; the first is kept");

@@ -4,34 +4,15 @@
 #pragma once
 
 #include "core/base/diagnostics.h"
+#include "core/kernel/irq_counts.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace coresteer {
-
-// An allocator that leaves new elements uninitialised (resize(n) writes nothing): the parser
-// fills every count it allocates, and zeroing 8 MB of them first, on a 256-CPU table of 4 096
-// IRQs, costs a tenth of the parse.
-template <class T> struct UninitAllocator : std::allocator<T> {
-    template <class U> struct rebind { using other = UninitAllocator<U>; };
-    UninitAllocator() = default;
-    template <class U> UninitAllocator(const UninitAllocator<U>&) noexcept {}
-    template <class U> void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-        ::new (static_cast<void*>(p)) U;
-    }
-    template <class U, class... Args> void construct(U* p, Args&&... args) {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
-};
-
-// One count per column of a row.
-using IrqCounts = std::vector<std::uint64_t, UninitAllocator<std::uint64_t>>;
 
 struct IrqRow {
     std::string label;                // "35", "NMI", "IPI0", "Err"

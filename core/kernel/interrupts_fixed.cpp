@@ -5,6 +5,9 @@
 #include "core/base/swar.h"
 #include "core/base/text.h"
 
+#include <array>
+#include <initializer_list>
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define CORESTEER_AVX2_COUNTS 1
 #include <immintrin.h>
@@ -48,16 +51,8 @@ std::size_t readWords(const char* d, std::size_t n, std::size_t p, std::uint64_t
 #ifdef CORESTEER_AVX2_COUNTS
 
 // A 16-byte lane holds one field: byte 0 the blank before it, bytes 1..10 the count, byte 11
-// the blank after it (bytes 12..15 belong to the next field and are masked off).
+// the blank after it (bytes 12..15 belong to the next field and are left out).
 //
-// Bad lanes, from the masks of blank and digit bytes (bit i = byte i): byte 0 and byte 11 not
-// blank, a byte of 0..10 neither, byte 10 not a digit, or a blank right after a digit.
-// `lanes` repeats the 16-bit pattern for each lane of the mask.
-inline std::uint32_t badLanes(std::uint32_t blank, std::uint32_t digit, std::uint32_t lanes) {
-    return (~(blank | digit) & 0x07ffu * lanes) | (~blank & 0x0801u * lanes) |
-           (~digit & 0x0400u * lanes) | ((digit << 1) & blank & 0x07feu * lanes);
-}
-
 // Its value, with the blanks as zeros: bytes & 0x0f give 0..9 (0 for a blank); pairs of digits
 // (maddubs), then groups of three, four and three digits (madd), then the first seven (madd
 // after packing to 16 bits) and the last three: value = r0 * 1000 + r1.
@@ -67,9 +62,21 @@ inline std::uint64_t laneValue(std::uint64_t r) {
 
 struct Avx2Constants {
     __m256i blank, zero, nine, low, w1, w2, w3, thousand;
+    __m256i blankAt, digitAt, field, inside;
 };
 
+// 0xff at the given bytes of both lanes, 0 elsewhere.
+constexpr std::array<std::int8_t, 32> laneBytes(std::initializer_list<int> bytes) {
+    std::array<std::int8_t, 32> b{};
+    for (int i : bytes)
+        b[static_cast<std::size_t>(i)] = b[static_cast<std::size_t>(i) + 16] = -1;
+    return b;
+}
+
 __attribute__((target("avx2"))) Avx2Constants avx2Constants() {
+    const auto blankAt = laneBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11}); // may be a blank
+    const auto digitAt = laneBytes({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});    // may be a digit
+    const auto field = laneBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
     return {_mm256_set1_epi8(' '),
             _mm256_set1_epi8('0'),
             _mm256_set1_epi8(9),
@@ -79,17 +86,25 @@ __attribute__((target("avx2"))) Avx2Constants avx2Constants() {
                              1, 10, 1, 10, 1, 1, 0, 0, 0, 0, 0),
             _mm256_setr_epi16(100, 1, 100, 1, 10, 1, 0, 0, 100, 1, 100, 1, 10, 1, 0, 0),
             _mm256_setr_epi16(10000, 1, 1, 0, 0, 0, 0, 0, 10000, 1, 1, 0, 0, 0, 0, 0),
-            _mm256_set1_epi64x(1000)};
+            _mm256_set1_epi64x(1000),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blankAt.data())),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(digitAt.data())),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(field.data())),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+                digitAt.data()))}; // a blank right after a digit: within bytes 1..10
 }
 
-// The masks of blank and digit bytes of two lanes.
-__attribute__((target("avx2"))) inline std::uint32_t laneBad(const Avx2Constants& c, __m256i v,
-                                                             std::uint32_t lanes) {
+// Non-zero when a lane is not a field: a byte of 0..11 that may not be what it is (byte 0 and
+// byte 11 blanks, byte 10 a digit, the rest either), or a blank right after a digit.
+__attribute__((target("avx2"))) inline __m256i laneBad(const Avx2Constants& c, __m256i v) {
     const __m256i t = _mm256_sub_epi8(v, c.zero);
-    const auto b = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c.blank)));
-    const auto g = static_cast<std::uint32_t>(
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t, c.nine), t)));
-    return badLanes(b, g, lanes);
+    const __m256i blank = _mm256_cmpeq_epi8(v, c.blank);
+    const __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(t, c.nine), t);
+    const __m256i allowed =
+        _mm256_or_si256(_mm256_and_si256(blank, c.blankAt), _mm256_and_si256(digit, c.digitAt));
+    const __m256i blankAfterDigit =
+        _mm256_and_si256(_mm256_and_si256(_mm256_slli_si256(digit, 1), blank), c.inside);
+    return _mm256_or_si256(_mm256_andnot_si256(allowed, c.field), blankAfterDigit);
 }
 
 __attribute__((target("avx2"))) inline __m256i laneValues(const Avx2Constants& c, __m256i v) {
@@ -117,7 +132,8 @@ __attribute__((target("avx2"))) std::size_t readAvx2(const char* d, std::size_t 
     while (k + 4 <= max && p + 49 <= n) {
         const __m256i a = loadLanes(d + p, d + p + 11);
         const __m256i b = loadLanes(d + p + 22, d + p + 33);
-        if (laneBad(c, a, 0x00010001u) | laneBad(c, b, 0x00010001u))
+        const __m256i bad = _mm256_or_si256(laneBad(c, a), laneBad(c, b));
+        if (!_mm256_testz_si256(bad, bad))
             break;
         // [v0, 0, v1, 0] and [v2, 0, v3, 0] as 64-bit numbers, then stored as v0 v1 v2 v3.
         const __m256i va = laneNumbers(c, laneValues(c, a));
@@ -130,13 +146,13 @@ __attribute__((target("avx2"))) std::size_t readAvx2(const char* d, std::size_t 
     // Then two at a time.
     while (k + 2 <= max && p + 27 <= n) {
         const __m256i v = loadLanes(d + p, d + p + 11);
-        const std::uint32_t bad = laneBad(c, v, 0x00010001u);
+        const __m256i bad = laneBad(c, v);
         const __m256i r = laneValues(c, v);
-        if (bad & 0xffffu)
+        if (!_mm_testz_si128(_mm256_castsi256_si128(bad), _mm256_castsi256_si128(bad)))
             return k;
         out[k++] = laneValue(static_cast<std::uint64_t>(_mm256_extract_epi64(r, 0)));
         p += 11;
-        if (bad)
+        if (!_mm256_testz_si256(bad, bad))
             return k;
         out[k++] = laneValue(static_cast<std::uint64_t>(_mm256_extract_epi64(r, 2)));
         p += 11;
@@ -145,7 +161,8 @@ __attribute__((target("avx2"))) std::size_t readAvx2(const char* d, std::size_t 
     if (k < max && p + 16 <= n) {
         const __m256i v =
             _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + p)));
-        if (laneBad(c, v, 1u) & 0xffffu)
+        const __m128i bad = _mm256_castsi256_si128(laneBad(c, v));
+        if (!_mm_testz_si128(bad, bad))
             return k;
         out[k++] = laneValue(static_cast<std::uint64_t>(_mm256_extract_epi64(laneValues(c, v), 0)));
         p += 11;

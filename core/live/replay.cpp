@@ -233,7 +233,7 @@ bool Replay::updateRows(const std::vector<SampleDecoder::LineChange>& lines,
             m_simple[u.row] = simpleRow(merged[i].position, row); // it may be, or no longer
         } else {
             for (const auto& [col, v] : u.counts)
-                row.counts[col] = v;
+                row.counts.set(col, v);
         }
     }
     if (replaced)

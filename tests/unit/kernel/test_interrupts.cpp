@@ -429,3 +429,68 @@ TEST(Interrupts, OneRowReadsAsInTheWholeTable) {
     EXPECT_FALSE(parseInterruptRow("99999999999: 1 2", 4, rd, "proc/interrupts", 3));
     EXPECT_EQ(rd.entries().size(), 2u); // the blank line is no news
 }
+
+// The rows of a table share blocks of counts: a copy of a row, or of the whole table, that is
+// written to never changes the rows it came from, and counts outlive the table they were read in.
+TEST(Interrupts, SharedCountsAreCopiedOnWrite) {
+    std::string text = "      CPU0 CPU1 CPU2\n";
+    for (int irq = 0; irq < 300; ++irq)
+        text += std::to_string(irq) + ": " + std::to_string(irq) + " " + std::to_string(irq + 1) +
+                " " + std::to_string(irq + 2) + " GICv3 " + std::to_string(irq) + " Level eth0\n";
+    IrqCounts kept;
+    InterruptTable copy;
+    {
+        const auto t = parse(text);
+        ASSERT_EQ(t.rows.size(), 300u);
+        copy = t;
+        kept = t.findIrq(7)->counts;
+        ASSERT_EQ(kept, (IrqCounts{7, 8, 9}));
+
+        auto row = *t.findIrq(42);
+        row.counts.set(1, 1000);
+        EXPECT_EQ(row.counts, (IrqCounts{42, 1000, 44}));
+        EXPECT_EQ(t.findIrq(42)->counts, (IrqCounts{42, 43, 44})); // the table's row is unchanged
+        EXPECT_EQ(t.findIrq(43)->counts, (IrqCounts{43, 44, 45})); // and so is its neighbour
+
+        copy.rows[10].counts.mutableData()[0] = 5;
+        EXPECT_EQ(t.rows[10].counts[0], 10u);
+        EXPECT_EQ(copy.rows[11].counts[0], 11u);
+    }
+    // The table is gone; what was taken from it is still there.
+    EXPECT_EQ(kept, (IrqCounts{7, 8, 9}));
+    EXPECT_EQ(copy.rows[10].counts, (IrqCounts{5, 11, 12}));
+    EXPECT_EQ(copy.findIrq(299)->counts, (IrqCounts{299, 300, 301}));
+    kept.assign(2, 4);
+    EXPECT_EQ(kept, (IrqCounts{4, 4}));
+    EXPECT_EQ(IrqCounts(3, 1), (IrqCounts{1, 1, 1}));
+    EXPECT_TRUE(IrqCounts().empty());
+}
+
+// More rows than the first line leads the parser to expect (a short first row, then long ones),
+// and more counts than one block holds (2 100 rows of 1 024 CPUs): every row has its own.
+TEST(Interrupts, RowsBeyondTheExpectedAndBeyondOneBlock) {
+    constexpr int kCpus = 1024, kRows = 2100;
+    std::string text;
+    for (int c = 0; c < kCpus; ++c)
+        text += " CPU" + std::to_string(c);
+    text += "\n0: 1\n";
+    std::string zeros;
+    for (int c = 2; c < kCpus; ++c)
+        zeros += " 0";
+    for (int irq = 1; irq < kRows; ++irq)
+        text += std::to_string(irq) + ": " + std::to_string(irq) + zeros + " " +
+                std::to_string(2 * irq) + "  MSI " + std::to_string(irq) + " Edge q" +
+                std::to_string(irq) + "\n";
+    Diagnostics d;
+    const auto t = parse(text, &d);
+    ASSERT_EQ(t.rows.size(), std::size_t{kRows}) << (d.empty() ? "" : d.entries()[0].toString());
+    EXPECT_EQ(t.rows[0].counts[0], 1u);
+    EXPECT_EQ(t.rows[0].counts[kCpus - 1], 0u);
+    for (std::uint32_t irq = 1; irq < kRows; ++irq) {
+        const auto& c = t.findIrq(irq)->counts;
+        ASSERT_EQ(c.size(), std::size_t{kCpus});
+        ASSERT_EQ(c[0], irq) << irq;
+        ASSERT_EQ(c[1], 0u) << irq;
+        ASSERT_EQ(c[kCpus - 1], 2ull * irq) << irq;
+    }
+}
