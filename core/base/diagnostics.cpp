@@ -36,6 +36,14 @@ void Diagnostics::add(Diagnostic d) {
 void Diagnostics::append(const Diagnostics& other) {
     for (const auto& d : other.m_entries)
         add(d);
+    appendUnlisted(other);
+}
+
+void Diagnostics::appendUnlisted(const Diagnostics& other) {
+    std::size_t listedErrors = 0;
+    for (const auto& d : other.m_entries)
+        listedErrors += d.severity == Severity::Error;
+    m_errors += other.m_errors - listedErrors;
     m_suppressed += other.m_suppressed;
 }
 

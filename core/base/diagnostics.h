@@ -30,6 +30,9 @@ public:
     void error(std::string file, int line, std::string message);
     void add(Diagnostic d);
     void append(const Diagnostics& other);
+    // Adds what `other` counted past kMaxEntries without listing (its errors among them), for a
+    // caller that added other's entries itself.
+    void appendUnlisted(const Diagnostics& other);
 
     const std::vector<Diagnostic>& entries() const { return m_entries; }
     bool hasErrors() const { return m_errors > 0; }

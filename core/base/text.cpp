@@ -48,10 +48,10 @@ std::optional<std::uint64_t> parseU64(std::string_view s) {
     for (char c : s) {
         if (!isDigit(c))
             return std::nullopt;
-        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-        if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10)
+        // No division a digit: the overflow checks of the multiply and the add.
+        if (__builtin_mul_overflow(v, std::uint64_t{10}, &v) ||
+            __builtin_add_overflow(v, static_cast<std::uint64_t>(c - '0'), &v))
             return std::nullopt;
-        v = v * 10 + d;
     }
     return v;
 }

@@ -6,6 +6,7 @@
 #include "core/base/swar.h"
 #include "core/base/text.h"
 #include "core/kernel/interrupts_fixed.h"
+#include "core/kernel/interrupts_rows.h"
 #include "core/kernel/procstat.h"
 
 #include <algorithm>
@@ -97,7 +98,7 @@ void InterruptTable::reindexOne(std::size_t row) {
     }
 }
 
-namespace {
+namespace detail {
 
 bool allDigits(std::string_view s) {
     if (s.empty())
@@ -107,6 +108,12 @@ bool allDigits(std::string_view s) {
             return false;
     return true;
 }
+
+} // namespace detail
+
+namespace {
+
+using detail::allDigits;
 
 bool isLabelChar(char c) {
     return text::isDigit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
@@ -287,37 +294,10 @@ void parseTail(std::string_view tail, IrqRow& row) {
     }
 }
 
-// Runs of `ncol` counts for the rows of one table, from blocks the rows share (see IrqCounts):
-// a block for as many rows as the table is expected to have, at most 16 MB, then more blocks
-// as needed. A run is the parser's to write until the row is read.
-class CountBlocks {
-public:
-    CountBlocks(std::size_t ncol, std::size_t expectedRows)
-        : m_ncol(ncol),
-          m_rowsPerBlock(std::clamp<std::size_t>(
-              expectedRows, 1,
-              std::max<std::size_t>(kBlockCounts / std::max<std::size_t>(ncol, 1), 1))) {}
+} // namespace
 
-    // Gives `counts` the next run and returns where to write it.
-    std::uint64_t* next(IrqCounts& counts) {
-        if (m_used == m_rowsPerBlock || !m_block) {
-            m_block = std::make_shared_for_overwrite<std::uint64_t[]>(m_rowsPerBlock * m_ncol);
-            m_used = 0;
-        }
-        const std::size_t offset = m_used++ * m_ncol;
-        counts = IrqCounts(m_block, offset, m_ncol);
-        return m_block.get() + offset;
-    }
+namespace detail {
 
-private:
-    static constexpr std::size_t kBlockCounts = std::size_t{1} << 21;
-    std::size_t m_ncol;
-    std::size_t m_rowsPerBlock;
-    std::size_t m_used = 0;
-    std::shared_ptr<std::uint64_t[]> m_block;
-};
-
-// The label of a row ("35", "NMI", "IPI0") before its colon, or nullopt with a warning.
 std::optional<std::string_view> rowLabel(std::string_view trimmed, Diagnostics& diag,
                                          const std::string& file, int lineNo) {
     const auto colon = trimmed.find(':');
@@ -338,10 +318,6 @@ std::optional<std::string_view> rowLabel(std::string_view trimmed, Diagnostics& 
     return label;
 }
 
-// The row of `label` whose text after the colon is `body`, in a table of `ncol` columns; false
-// (with a warning) when the IRQ number is out of range. The counts go to `counts` (row.counts'
-// run, handed out by CountBlocks), or to counts of the row's own when it is null. The first
-// `preRead` of them are there already (leadingCounts read them), ending at body[11 * preRead].
 bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
              detail::FixedCounts fixed, std::uint64_t* counts, std::size_t preRead, IrqRow& row,
              Diagnostics& diag, const std::string& file, int lineNo) {
@@ -399,13 +375,6 @@ bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
     return true;
 }
 
-// The counts of the line that starts at data[start], read in bulk before the line's end is
-// known (finding it first would cost a pass over the whole line): a label of label characters
-// after at most 32 blanks, its colon, then counts as readFixedCounts reads them, into
-// row.counts, a run of `blocks` (also in *counts). Returns how many it read (0 when the line does
-// not start so; the line is then read the ordinary way) and in *end where they end. Counts never
-// span lines: a field is a blank, blanks and digits, and white space, and a newline is none of
-// these.
 std::size_t leadingCounts(std::string_view data, std::size_t start, std::size_t ncol,
                           detail::FixedCounts fixed, CountBlocks& blocks, IrqRow& row,
                           std::uint64_t*& counts, std::size_t& end) {
@@ -428,125 +397,21 @@ std::size_t leadingCounts(std::string_view data, std::size_t start, std::size_t 
     return k;
 }
 
-} // namespace
+} // namespace detail
 
 std::optional<IrqRow> parseInterruptRow(std::string_view line, std::size_t columns,
                                         Diagnostics& diag, const std::string& file, int lineNo) {
     const auto trimmed = text::trim(line);
     if (trimmed.empty())
         return std::nullopt;
-    const auto label = rowLabel(trimmed, diag, file, lineNo);
+    const auto label = detail::rowLabel(trimmed, diag, file, lineNo);
     if (!label)
         return std::nullopt;
     IrqRow row;
-    if (!fillRow(*label, trimmed.substr(label->size() + 1), columns, detail::bestFixedCounts(),
-                 nullptr, 0, row, diag, file, lineNo))
+    if (!detail::fillRow(*label, trimmed.substr(label->size() + 1), columns,
+                         detail::bestFixedCounts(), nullptr, 0, row, diag, file, lineNo))
         return std::nullopt;
     return row;
-}
-
-namespace detail {
-
-InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
-                               int cpuCountHint, FixedCounts fixed) {
-    if (!fixedCountsAvailable(fixed)) // AVX2 asked of a CPU without it
-        fixed = bestFixedCounts();
-    InterruptTable table;
-    text::LineReader lines(data);
-    std::string_view line;
-    bool haveHeader = false;
-    const bool bulk = fixed != FixedCounts::None;
-    std::optional<CountBlocks> blocks; // once the columns and the rows to expect are known
-    while (true) {
-        IrqRow row;
-        std::uint64_t* counts = nullptr;
-        std::size_t preRead = 0;
-        if (bulk && blocks) {
-            const std::size_t start = lines.position();
-            std::size_t end = 0;
-            preRead =
-                leadingCounts(data, start, table.cpus.size(), fixed, *blocks, row, counts, end);
-            if (preRead) {
-                const auto nl = data.find('\n', end);
-                const std::size_t stop = nl == std::string_view::npos ? data.size() : nl;
-                line = data.substr(start, stop - start);
-                lines.reset(nl == std::string_view::npos ? data.size() : nl + 1,
-                            lines.lineNumber() + 1);
-            }
-        }
-        if (!preRead && !lines.next(line))
-            break;
-        const int lineNo = lines.lineNumber();
-        const auto trimmed = text::trim(line);
-        if (trimmed.empty())
-            continue;
-        if (!haveHeader && table.rows.empty() && text::startsWith(trimmed, "CPU")) {
-            std::string error;
-            haveHeader = parseCpuHeader(trimmed, table.cpus, error);
-            if (!haveHeader) {
-                diag.error(file, lineNo, error);
-                return table;
-            }
-            continue;
-        }
-        const auto label = rowLabel(trimmed, diag, file, lineNo);
-        if (!label)
-            continue;
-        if (table.rows.size() >= InterruptTable::kMaxRows) {
-            diag.error(file, lineNo,
-                       "more than " + std::to_string(InterruptTable::kMaxRows) +
-                           " rows; the rest is ignored");
-            break;
-        }
-
-        const auto body = trimmed.substr(label->size() + 1);
-        if (!haveHeader && table.cpus.empty()) {
-            int n = cpuCountHint;
-            if (n <= 0) {
-                Tokenizer probe(body);
-                std::string_view t;
-                while (n < CpuMask::kMaxCpus && probe.next(t) && allDigits(t))
-                    ++n;
-            }
-            n = std::min(std::max(n, 1), CpuMask::kMaxCpus);
-            for (int c = 0; c < n; ++c)
-                table.cpus.push_back(c);
-            diag.warn(file, lineNo, "no CPU header line; assuming " + std::to_string(n) + " CPUs");
-        }
-        if (!blocks) {
-            // Rows are mostly as long as the first: room for that many (and a few more), but
-            // never more than one a line of 32 bytes could give.
-            const std::size_t rest = data.size() - (lines.position() - line.size());
-            const auto n = std::min({rest / std::max<std::size_t>(line.size(), 1) + 16,
-                                     rest / 32 + 16, InterruptTable::kMaxRows});
-            table.rows.reserve(n);
-            table.reserveIndex(n);
-            blocks.emplace(table.cpus.size(), n);
-        }
-        if (!counts)
-            counts = blocks->next(row.counts);
-
-        if (!fillRow(*label, body, table.cpus.size(), fixed, counts, preRead, row, diag, file,
-                     lineNo))
-            continue;
-        if (row.irq && table.findIrq(*row.irq)) {
-            diag.warn(file, lineNo, "IRQ " + row.label + " listed twice; the first is kept");
-            continue;
-        }
-        table.rows.push_back(std::move(row));
-        if (table.rows.back().irq)
-            table.reindexOne(table.rows.size() - 1);
-    }
-    if (table.rows.empty() && !diag.hasErrors())
-        diag.warn(file, 0, "no interrupts listed");
-    return table;
-}
-
-} // namespace detail
-
-InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
-                               int cpuCountHint) {
-    return detail::parseInterrupts(data, diag, file, cpuCountHint, detail::bestFixedCounts());
 }
 
 } // namespace coresteer

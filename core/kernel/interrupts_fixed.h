@@ -34,10 +34,18 @@ bool fixedCountsAvailable(FixedCounts how);
 std::size_t readFixedCounts(FixedCounts how, const char* d, std::size_t n, std::size_t pos,
                             std::uint64_t* out, std::size_t max);
 
+// A table with at least this many bytes after its first row is read in two halves at once, the
+// second on a thread of its own (where the machine has two CPUs or more).
+inline constexpr std::size_t kParallelFrom = std::size_t{4} << 20;
+
 // parseInterrupts with the counts read `how`, or the best way when this CPU has not that one
-// (parseInterrupts itself takes the best). readFixedCounts must be asked only what
+// (parseInterrupts itself takes the best), in two halves from `parallelFrom` bytes on (tests
+// give 1 to have every table of two lines or more read so), keeping at most `maxRows` rows
+// (tests give fewer than kMaxRows). readFixedCounts must be asked only what
 // fixedCountsAvailable() says the CPU has.
 InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
-                               int cpuCountHint, FixedCounts how);
+                               int cpuCountHint, FixedCounts how,
+                               std::size_t parallelFrom = kParallelFrom,
+                               std::size_t maxRows = InterruptTable::kMaxRows);
 
 } // namespace coresteer::detail

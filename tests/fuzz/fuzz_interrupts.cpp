@@ -32,5 +32,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fd.entries() != rd.entries())
             std::abort();
     }
+    // Read in two halves at once (the second on a thread of its own), with a row limit the
+    // input can reach (the second byte picks it), it gives what reading on gives.
+    const std::size_t limit = size > 1 ? 1 + data[1] % 64 : 1;
+    coresteer::Diagnostics ld, hd;
+    const auto on = coresteer::detail::parseInterrupts(text, ld, "proc/interrupts", hint,
+                                                       FixedCounts::None, std::size_t(-1), limit);
+    const auto halves = coresteer::detail::parseInterrupts(
+        text, hd, "proc/interrupts", hint, coresteer::detail::bestFixedCounts(), 1, limit);
+    if (!(halves == on) || hd.entries() != ld.entries() || hd.suppressed() != ld.suppressed() ||
+        hd.hasErrors() != ld.hasErrors())
+        std::abort();
     return 0;
 }

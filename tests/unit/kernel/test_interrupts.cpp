@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -276,6 +277,27 @@ TEST(Interrupts, RandomBytesNeverCrash) {
 
 namespace {
 
+// Read in two halves at once (every table of two lines or more, each way of reading the counts,
+// with and without a row limit), a table is the one reading on gives, to its diagnostics and
+// what they count.
+void expectHalvesAgree(std::string_view text, int hint = 0, std::size_t maxRows = 1u << 20) {
+    using detail::FixedCounts;
+    for (const auto how : {FixedCounts::None, FixedCounts::Words, FixedCounts::Avx2}) {
+        if (!detail::fixedCountsAvailable(how))
+            continue;
+        Diagnostics ref, d;
+        const auto expected = detail::parseInterrupts(text, ref, "proc/interrupts", hint, how,
+                                                      std::size_t(-1), maxRows);
+        const auto t = detail::parseInterrupts(text, d, "proc/interrupts", hint, how, 1, maxRows);
+        EXPECT_TRUE(t == expected) << "in halves, counts read as " << static_cast<int>(how);
+        EXPECT_EQ(d.entries(), ref.entries());
+        EXPECT_EQ(d.suppressed(), ref.suppressed());
+        EXPECT_EQ(d.hasErrors(), ref.hasErrors());
+        for (std::size_t i = 0; i < t.rows.size() && i < expected.rows.size(); ++i)
+            ASSERT_EQ(t.rows[i].line, expected.rows[i].line) << i;
+    }
+}
+
 // Every way of reading the counts this CPU has, each giving the table and the messages of the
 // token reader.
 void expectEveryWayAgrees(std::string_view text, int hint = 0) {
@@ -291,6 +313,7 @@ void expectEveryWayAgrees(std::string_view text, int hint = 0) {
         EXPECT_TRUE(t == expected) << "counts read as " << static_cast<int>(how) << ":\n" << text;
         EXPECT_EQ(d.entries(), ref.entries());
     }
+    expectHalvesAgree(text, hint);
 }
 
 std::string readText(const std::filesystem::path& p) {
@@ -493,4 +516,44 @@ TEST(Interrupts, RowsBeyondTheExpectedAndBeyondOneBlock) {
         ASSERT_EQ(c[1], 0u) << irq;
         ASSERT_EQ(c[kCpus - 1], 2ull * irq) << irq;
     }
+}
+
+// The second half of a large table is read on a thread of its own and merged: an IRQ listed in
+// both halves is kept once (the first), every diagnostic keeps its line and its place, the
+// diagnostics past the listed 200 are still counted (errors among them), and a row limit that
+// falls in the second half ends the table where reading on ends it.
+TEST(Interrupts, TwoHalvesReadAsReadingOn) {
+    std::string text = "           CPU0       CPU1\n";
+    for (int i = 0; i < 600; ++i) {
+        const int irq = i < 300 ? i : i - 300; // the second half repeats the first
+        char line[160];
+        std::snprintf(line, sizeof line, "%4d: %10d %10d   GICv3 %d Level eth%d\n", irq, i, 2 * i,
+                      irq, i);
+        text += line;
+        if (i % 3 == 0)
+            text += "garbage without a label\n";
+        if (i % 7 == 0)
+            text += std::to_string(5000 + i) + ": 99999999999999999999999 1 GICv3 1 Edge x\n";
+        if (i % 11 == 0)
+            text += "\n";
+    }
+    text += "NMI:          1          2   Non-maskable interrupts\n";
+    expectHalvesAgree(text);
+    for (const std::size_t limit :
+         {1, 2, 150, 299, 300, 301, 330, 350, 360, 370, 380, 386, 387, 388})
+        expectHalvesAgree(text, 0, limit);
+
+    Diagnostics d;
+    const auto t =
+        detail::parseInterrupts(text, d, "proc/interrupts", 0, detail::bestFixedCounts(), 1);
+    EXPECT_EQ(t.rows.size(), 300u + 86u + 1u); // 300 IRQs, 86 wide ones, NMI
+    EXPECT_GT(d.suppressed(), 0u);
+    EXPECT_TRUE(d.hasErrors());
+
+    // Every fixture and the demo's tables, in halves.
+    namespace fs = std::filesystem;
+    for (const char* dir : {CORESTEER_FIXTURES, CORESTEER_DEMO_DIR})
+        for (const auto& e : fs::recursive_directory_iterator(dir))
+            if (e.path().filename() == "interrupts")
+                expectHalvesAgree(readText(e.path()));
 }
