@@ -198,19 +198,16 @@ void addPersistFiles(PersistPlan& p, const RouterScriptContext& context,
             p.files.push_back(
                 {kOverridePath,
                  "#!/bin/sh\n" +
-                     header(context.board,
-                            "Replaces OpenWrt's packet steering\n# "
-                            "(/etc/init.d/packet_steering runs it instead of "
-                            "packet-steering.uc on every network reload), so\n# that "
-                            "reloads keep the coresteer layout instead of rewriting it.") +
-                     "ACTION=add INTERFACE= exec /bin/sh \"${CORESTEER_ROOT:-}/etc/hotplug.d/"
-                     "net/" +
-                     kHotplugName + "\"\n",
+                     header(context.board, "OpenWrt's platform packet steering: the firmware's "
+                                           "own steering, then the coresteer layout.") +
+                     "BOARD=\nHOOK=" + shellQuote("/" + hotplug) + "\n" +
+                     std::string(router_scripts::kSteeringOverrideSh),
                  0755});
             p.sysupgradeLines.push_back("/" + std::string(kOverridePath));
             p.actions.push_back("Installs /" + std::string(kOverridePath) +
-                                ": OpenWrt's packet steering service then re-applies this "
-                                "layout instead of its own.");
+                                ": OpenWrt's packet steering service then runs the firmware's "
+                                "own steering, and this layout after it, so the devices the "
+                                "layout names keep it and the others keep the firmware's.");
         }
         return;
     }

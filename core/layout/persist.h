@@ -9,8 +9,9 @@
 // installed:
 //
 //   OpenWrt   /etc/hotplug.d/net/95-coresteer                the script (procd runs it on add)
-//             /usr/libexec/platform/packet-steering.sh       24.10+ with packet steering: the
-//                                                             supported override, re-applies
+//             /usr/libexec/platform/packet-steering.sh       23.05 on, with the steering
+//                                                             service: the firmware's steering,
+//                                                             then the layout
 //             /etc/coresteer/layout.json                     the layout, for reading back
 //             /etc/sysupgrade.conf                           + the lines that keep all of these
 //   systemd   /etc/coresteer/apply.sh                        the script

@@ -58,12 +58,17 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
     } else if (v.packetSteeringService && !v.platformOverrideOurs) {
         out.push_back(
             {Conflict::Kind::PacketSteeringService, true, "OpenWrt packet steering service",
-             "/etc/init.d/packet_steering runs packet-steering.uc on every network reload and "
-             "interface event (" +
-                 steering + "), which rewrites every RPS and XPS mask.",
+             "/etc/init.d/packet_steering runs at boot and on every network and firewall "
+             "reload and interface event (" +
+                 steering +
+                 "): OpenWrt 23.05's packet-steering.sh spreads RPS and XPS over all CPUs, "
+                 "24.10's packet-steering.uc sets RPS, rps_flow_cnt and the CPUs of NAPI threads "
+                 "(and with packet_steering 0 clears RPS instead of stopping).",
              "Let persist install the supported override /usr/libexec/platform/"
-             "packet-steering.sh, which re-applies this layout instead (or turn packet "
-             "steering off: uci set network.globals.packet_steering=0; uci commit network)."});
+             "packet-steering.sh: it runs the firmware's steering first and this layout after "
+             "it, so the devices the layout does not name keep the firmware's steering (or turn "
+             "packet steering off: uci set network.globals.packet_steering=0; uci commit "
+             "network)."});
     }
     for (const auto& name : v.netHotplug) {
         if (name == kHotplugName || !touchesMasks(name))

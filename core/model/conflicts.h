@@ -13,9 +13,9 @@ namespace coresteer {
 
 struct Conflict {
     enum class Kind {
-        PacketSteeringService, // OpenWrt 24.10+: rewrites RPS/XPS on every network reload
+        PacketSteeringService, // OpenWrt 23.05 on: rewrites RPS (XPS) on every network reload
         PacketSteeringForeign, // a platform override that is not coresteer's
-        PacketSteeringHotplug, // OpenWrt up to 23.05: an /etc/hotplug.d/net script
+        PacketSteeringHotplug, // OpenWrt before 23.05: an /etc/hotplug.d/net script
         BoardHotplug,          // the board's own affinity script (40-net-smp-affinity)
         Irqbalance,            // running or enabled: moves IRQs every 10 s
     };

@@ -33,6 +33,9 @@ extern const std::string_view kRouterApplySh;
 extern const std::string_view kFindIrqsAwk;
 // persist and unpersist: uninstall, stage, link, unchanged, keep_sysupgrade, move_in, ...
 extern const std::string_view kPersistInstallSh;
+// OpenWrt's platform packet-steering script as persist installs it (after BOARD and HOOK): the
+// firmware's steering, then the layout.
+extern const std::string_view kSteeringOverrideSh;
 // The collector script's functions (the walk over the spec follows them, collect_remote.h).
 extern const std::string_view kCollectSh;
 // The live sampler (stream.h). It holds no single quote: it travels inside one.

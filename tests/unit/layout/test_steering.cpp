@@ -1,0 +1,153 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Living with the firmware's own packet steering: the platform script persist installs runs the
+// firmware's steering first and the layout after it, on copies of the board fixtures under
+// BusyBox ash. The firmware's files in these roots are written from what OpenWrt's sources say
+// of them (which file runs which, with what arguments, and what each writes); packet-steering.uc
+// is ucode, which is not here, so a shell script of the same name and arguments stands for it.
+#include "core/layout/persist.h"
+#include "core/layout/planner.h"
+#include "core/model/conflicts.h"
+#include "tests/unit/layout/router_copy.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+using namespace coresteer;
+using namespace coresteer::test;
+
+namespace {
+
+constexpr const char* kOverride = "usr/libexec/platform/packet-steering.sh";
+
+// OpenWrt's packet steering as 24.10 and later ship it: the init script (it runs the platform
+// script when there is one, else packet-steering.uc), the option, and packet-steering.uc's
+// stand-in, which notes its arguments and spreads RPS over every CPU ("ff" on 8 CPUs).
+void openwrtSteering(const Router& r, bool uc) {
+    r.write("etc/init.d/packet_steering", "#!/bin/sh /etc/rc.common\nSTART=25\nUSE_PROCD=1\n");
+    r.write("etc/config/network", "config globals 'globals'\n\toption packet_steering '1'\n");
+    if (uc)
+        r.write("usr/libexec/network/packet-steering.uc",
+                "#!/bin/sh\necho \"$*\" >> \"$CORESTEER_ROOT/tmp/uc-args\"\n"
+                "for q in \"$CORESTEER_ROOT\"/sys/class/net/*/queues/rx-*/rps_cpus; do\n"
+                "\techo ff > \"$q\"\ndone\n");
+    else // 23.05: the shell script, which calls the platform script and ends
+        r.write("usr/libexec/network/packet-steering.sh", "#!/bin/sh\nexit 0\n");
+    if (uc)
+        std::filesystem::permissions(r.root / "usr/libexec/network/packet-steering.uc",
+                                     std::filesystem::perms::owner_all);
+    std::filesystem::create_directories(r.root / "tmp");
+}
+
+// Every rps_cpus and xps_cpus of the root set to 0, as a board with no steering at all.
+void clearSteering(const Router& r) {
+    for (const auto& dev : std::filesystem::directory_iterator(r.root / "sys/class/net")) {
+        if (!std::filesystem::exists(dev.path() / "queues"))
+            continue;
+        for (const auto& q : std::filesystem::directory_iterator(dev.path() / "queues"))
+            for (const char* f : {"rps_cpus", "xps_cpus"})
+                if (std::filesystem::exists(q.path() / f))
+                    std::ofstream(q.path() / f, std::ios::trunc) << "0\n";
+    }
+}
+
+// The board's layout cut down to what it says of eth0 (queues and IRQs), so that eth1 and eth2
+// are devices the layout does not name.
+Layout eth0Only(const Snapshot& snap) {
+    Layout all = ::coresteer::layout::plan(snap);
+    Layout l;
+    for (const auto& t : all.rx)
+        if (t.interface == "eth0")
+            l.rx.push_back(t);
+    for (const auto& t : all.tx)
+        if (t.interface == "eth0")
+            l.tx.push_back(t);
+    return l;
+}
+
+std::string queueFile(const Router& r, const char* dev, const char* queue, const char* file) {
+    return firstLine(r.root / "sys/class/net" / dev / "queues" / queue / file);
+}
+
+// Persists `layout`, then runs the installed platform script as the service would, with `args`.
+void persistAndSteer(Router& r, const Layout& layout, const std::string& args) {
+    const auto snap = r.snapshot();
+    std::string error;
+    const auto plan = planPersist(layout, snap, {}, &error);
+    ASSERT_TRUE(plan) << error;
+    ASSERT_TRUE(r.run(makePersistScript(*plan, r.root.string()), &error)) << error;
+    ASSERT_TRUE(std::filesystem::exists(r.root / kOverride));
+    clearSteering(r);
+    ASSERT_EQ(r.ash("'" + (r.root / kOverride).string() + "' " + args,
+                    "CORESTEER_ROOT='" + r.root.string() + "' CORESTEER_WAIT=0"),
+              0)
+        << r.err();
+}
+
+} // namespace
+
+// 24.10 and later: the service runs the platform script with the packet_steering value; the
+// script runs packet-steering.uc with it first (every device gets the firmware's RPS), then the
+// layout (eth0 gets its own masks back).
+TEST(Steering, FirmwareSteeringFirstThenTheLayout) {
+    Router r("nanopi-r6s-openwrt");
+    openwrtSteering(r, true);
+    const auto snap = r.snapshot();
+    const auto layout = eth0Only(snap);
+    ASSERT_FALSE(layout.rx.empty());
+    persistAndSteer(r, layout, "1");
+    EXPECT_EQ(firstLine(r.root / "tmp/uc-args"), "1");
+    // Devices the layout does not name keep what the firmware's steering gave them.
+    EXPECT_EQ(queueFile(r, "eth1", "rx-0", "rps_cpus"), "ff");
+    EXPECT_EQ(queueFile(r, "eth2", "rx-0", "rps_cpus"), "ff");
+    // The layout's own, for the queues it names.
+    EXPECT_EQ(pending(layout, r), 0u);
+    // packet_steering 0 goes to the firmware as it is (from 24.10 it then clears RPS itself).
+    persistAndSteer(r, layout, "0");
+    EXPECT_EQ(slurp(r.root / "tmp/uc-args"), "1\n0\n");
+    // steering_flows goes with it as the service gives it to packet-steering.uc: -l N.
+    r.write("etc/config/network", "config globals 'globals'\n\toption packet_steering '1'\n"
+                                  "\toption steering_flows '128'\n");
+    persistAndSteer(r, layout, "1");
+    EXPECT_EQ(slurp(r.root / "tmp/uc-args"), "1\n0\n-l 128 1\n");
+}
+
+// 23.05: packet-steering.sh runs the platform script without arguments and then ends, so the
+// platform script does what 23.05 does itself: every queue of every hardware device spread over
+// all CPUs (XPS too), then the layout.
+TEST(Steering, Openwrt2305SteeringWhenThePlatformScriptIsCalledWithoutArguments) {
+    Router r("nanopi-r6s-openwrt");
+    openwrtSteering(r, false);
+    for (const char* dev : {"eth1", "eth2"}) // as a kernel with XPS on single-queue NICs has
+        r.write(std::string("sys/class/net/") + dev + "/queues/tx-0/xps_cpus", "0\n");
+    const auto layout = eth0Only(r.snapshot());
+    persistAndSteer(r, layout, "");
+    for (const char* dev : {"eth1", "eth2"}) {
+        EXPECT_EQ(queueFile(r, dev, "rx-0", "rps_cpus"), "ff") << dev;
+        EXPECT_EQ(queueFile(r, dev, "tx-0", "xps_cpus"), "ff") << dev;
+    }
+    EXPECT_EQ(pending(layout, r), 0u);
+    // With packet_steering 0, given or configured, 23.05 steers nothing.
+    persistAndSteer(r, layout, "0");
+    EXPECT_EQ(queueFile(r, "eth1", "rx-0", "rps_cpus"), "0");
+    r.write("etc/config/network", "config globals 'globals'\n\toption packet_steering '0'\n");
+    persistAndSteer(r, layout, "");
+    EXPECT_EQ(queueFile(r, "eth1", "rx-0", "rps_cpus"), "0");
+    EXPECT_EQ(pending(layout, r), 0u); // the layout all the same
+}
+
+// The firmware's steering may run the platform script again (23.05's packet-steering.sh calls
+// it): the second run ends at once instead of going round.
+TEST(Steering, APlatformScriptCalledFromTheFirmwareRunsOnce) {
+    Router r("nanopi-r6s-openwrt");
+    openwrtSteering(r, true);
+    r.write("usr/libexec/network/packet-steering.uc",
+            "#!/bin/sh\necho run >> \"$CORESTEER_ROOT/tmp/uc-args\"\n"
+            "exec \"$CORESTEER_ROOT/usr/libexec/platform/packet-steering.sh\" 1\n");
+    std::filesystem::permissions(r.root / "usr/libexec/network/packet-steering.uc",
+                                 std::filesystem::perms::owner_all);
+    persistAndSteer(r, eth0Only(r.snapshot()), "1");
+    EXPECT_EQ(slurp(r.root / "tmp/uc-args"), "run\n");
+}
