@@ -20,6 +20,8 @@ namespace coresteer::layout {
 namespace {
 
 constexpr const char* kOverridePath = "usr/libexec/platform/packet-steering.sh";
+// Where persist-install.sh's board_aside keeps the board's own (its ASIDE).
+constexpr const char* kBoardSteeringPath = "usr/libexec/platform/packet-steering.board.sh";
 constexpr const char* kStateDir = "etc/coresteer";
 
 std::string header(const std::string& boardName, const char* what) {
@@ -118,8 +120,11 @@ std::vector<std::string> queueInterfaces(const Layout& l) {
 }
 
 RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot& snap) {
-    return {std::max(snap.topology.maskWidth, 1), snap.system.boardName,
-            coveredInterfaces(applicable, snap)};
+    RouterScriptContext c;
+    c.maskWidth = std::max(snap.topology.maskWidth, 1);
+    c.board = snap.system.boardName;
+    c.covered = coveredInterfaces(applicable, snap);
+    return c;
 }
 
 std::string makeRouterApplyScript(const Layout& l, const Snapshot& snap,
@@ -174,6 +179,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
         irqs += line({std::to_string(t.irq.index), t.cpus.toHex(width), t.irq.action});
     if (!irqs.empty())
         irqs.pop_back();
+    s += "MARK=" + shellQuote(kPersistMarker) +
+         "\nSTEERING=" + shellQuote(context.steeringOverride) + "\n";
     s += "COVERED=" + shellQuote(covered) + "\nSOCK_FLOW=" +
          shellQuote(l.rpsSockFlowEntries ? std::to_string(*l.rpsSockFlowEntries) : "") +
          "\nQUEUES=" + shellQuote(queues) + "\nTHREADS=" + shellQuote(threads) +
@@ -185,25 +192,33 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     return s;
 }
 
+// OpenWrt's platform packet-steering script as persist installs it, for the router apply
+// script at `hook`.
+std::string steeringOverride(const std::string& board, const std::string& hook) {
+    return "#!/bin/sh\n" +
+           header(board, "OpenWrt's platform packet steering: the firmware's own steering, then "
+                         "the coresteer layout.") +
+           "BOARD=" + shellQuote("/" + std::string(kBoardSteeringPath)) +
+           "\nHOOK=" + shellQuote("/" + hook) + "\n" +
+           std::string(router_scripts::kSteeringOverrideSh);
+}
+
 void addPersistFiles(PersistPlan& p, const RouterScriptContext& context,
                      const PersistOptions& options, bool packetSteeringOverride) {
-    const auto script = makeRouterApplyScript(p.layout, context, options);
+    const std::string hotplug = "etc/hotplug.d/net/" + std::string(kHotplugName);
+    RouterScriptContext withSteering = context;
+    if (p.flavor == PersistPlan::Flavor::OpenWrt && packetSteeringOverride)
+        withSteering.steeringOverride = steeringOverride(context.board, hotplug);
+    const auto script = makeRouterApplyScript(p.layout, withSteering, options);
     p.files.push_back({std::string(kStateDir) + "/layout.json",
                        persistedLayoutJson(p.layout, context.compactLayout), 0644});
     if (p.flavor == PersistPlan::Flavor::OpenWrt) {
-        const std::string hotplug = "etc/hotplug.d/net/" + std::string(kHotplugName);
         p.files.push_back({hotplug, script, 0755});
+        // Not the platform script: sysupgrade keeps /etc only, and a newer image's own board
+        // script must stay the board's; 95-coresteer puts coresteer's back at the first boot.
         p.sysupgradeLines = {"/" + hotplug, "/" + std::string(kStateDir) + "/"};
         if (packetSteeringOverride) {
-            p.files.push_back(
-                {kOverridePath,
-                 "#!/bin/sh\n" +
-                     header(context.board, "OpenWrt's platform packet steering: the firmware's "
-                                           "own steering, then the coresteer layout.") +
-                     "BOARD=\nHOOK=" + shellQuote("/" + hotplug) + "\n" +
-                     std::string(router_scripts::kSteeringOverrideSh),
-                 0755});
-            p.sysupgradeLines.push_back("/" + std::string(kOverridePath));
+            p.files.push_back({kOverridePath, withSteering.steeringOverride, 0755});
             p.actions.push_back("Installs /" + std::string(kOverridePath) +
                                 ": OpenWrt's packet steering service then runs the firmware's "
                                 "own steering, and this layout after it, so the devices the "
@@ -296,9 +311,13 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
     p.conflicts = detectConflicts(snap);
     const bool service = v.packetSteeringService;
     const bool foreign = v.platformOverride && !v.platformOverrideOurs;
-    addPersistFiles(p, routerScriptContext(p.layout, snap), options,
-                    p.flavor == PersistPlan::Flavor::OpenWrt && service &&
-                        options.packetSteeringOverride && !foreign);
+    const bool override =
+        p.flavor == PersistPlan::Flavor::OpenWrt && service && options.packetSteeringOverride;
+    addPersistFiles(p, routerScriptContext(p.layout, snap), options, override);
+    if (override && foreign)
+        p.actions.push_back("Keeps the board's own /" + std::string(kOverridePath) + " as /" +
+                            kBoardSteeringPath +
+                            ": coresteer's runs it first, and unpersist puts it back.");
     if (p.flavor == PersistPlan::Flavor::OpenWrt && service && !options.packetSteeringOverride)
         p.actions.push_back("Leaves OpenWrt's packet steering as it is: it rewrites RPS and "
                             "XPS on the next network reload.");
@@ -347,6 +366,9 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
     s += "uninstall\nmkdir -p \"$R/etc/coresteer\" || fail 'cannot create /etc/coresteer'\n";
     if (!plan.sysupgradeLines.empty())
         s += "keep_sysupgrade\n";
+    for (const auto& f : plan.files)
+        if (f.path == kOverridePath)
+            s += "board_aside\n";
     s += "move_in\n";
     if (plan.disableIrqbalance)
         s += "stop_irqbalance\n";

@@ -11,7 +11,9 @@
 //   OpenWrt   /etc/hotplug.d/net/95-coresteer                the script (procd runs it on add)
 //             /usr/libexec/platform/packet-steering.sh       23.05 on, with the steering
 //                                                             service: the firmware's steering,
-//                                                             then the layout
+//                                                             then the layout (re-created by
+//                                                             95-coresteer after an upgrade)
+//             /usr/libexec/platform/packet-steering.board.sh the board's own, moved aside
 //             /etc/coresteer/layout.json                     the layout, for reading back
 //             /etc/sysupgrade.conf                           + the lines that keep all of these
 //   systemd   /etc/coresteer/apply.sh                        the script
@@ -86,6 +88,11 @@ struct RouterScriptContext {
     // /etc/coresteer/layout.json on one line and without the reasons (a fleet's scripts must
     // stay small: Ansible passes each as one argument).
     bool compactLayout = false;
+    // OpenWrt's platform packet-steering script as persist installs it, or "" for none: the
+    // router apply script puts it back in place at the first boot after a firmware upgrade
+    // (sysupgrade keeps /etc, never /usr, and the new image may bring a board script of its
+    // own, which then moves aside and runs first).
+    std::string steeringOverride;
 };
 // The /etc/coresteer/layout.json a persist writes.
 std::string persistedLayoutJson(const Layout& layout, bool compact);

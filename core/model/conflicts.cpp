@@ -50,11 +50,12 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
             {Conflict::Kind::PacketSteeringForeign, true,
              "A platform packet-steering script is installed",
              "/usr/libexec/platform/packet-steering.sh replaces OpenWrt's packet steering on this "
-             "board and runs on every network reload and interface event (" +
+             "board and runs at boot and on every network reload and interface event (" +
                  steering + "); it may rewrite RPS and XPS.",
-             "Turn packet steering off (uci set network.globals.packet_steering=0; uci commit "
-             "network; /etc/init.d/packet_steering reload); coresteer does not replace a "
-             "script it did not write."});
+             "Let persist keep it: it moves to /usr/libexec/platform/packet-steering.board.sh, "
+             "coresteer's platform script runs it first and this layout after it, and unpersist "
+             "puts it back (or turn packet steering off: uci set "
+             "network.globals.packet_steering=0; uci commit network)."});
     } else if (v.packetSteeringService && !v.platformOverrideOurs) {
         out.push_back(
             {Conflict::Kind::PacketSteeringService, true, "OpenWrt packet steering service",

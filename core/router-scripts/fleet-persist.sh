@@ -9,16 +9,15 @@
 #                   steering override; empty when the playbook leaves packet steering alone
 #   OPENWRT_T/_S    the same for OpenWrt without it
 #   SYSTEMD_T/_S    the same for systemd
-# Picks the one this router needs (the override only where OpenWrt's packet steering service is
-# and no override of someone else's is), runs it in its only-if-changed form, and prints
+# Picks the one this router needs (the override where OpenWrt's packet steering service is),
+# runs it in its only-if-changed form, and prints
 # "coresteer: wrote|removed ..." lines, then "coresteer: changed" or "coresteer: unchanged".
 # Exit status: 0; 3 the install script stopped; 6 neither OpenWrt nor systemd.
 
 # shellcheck disable=SC2153 # the *_T and *_S come from the caller
 if [ -f "$R/etc/openwrt_release" ]; then
-    o="$R/usr/libexec/platform/packet-steering.sh"
-    if [ -n "$OVERRIDE_S" ] && [ -e "$R/etc/init.d/packet_steering" ] &&
-        { [ ! -e "$o" ] || grep -q "$M" "$o"; }; then
+    # A board's own platform script moves aside and runs first (board_aside).
+    if [ -n "$OVERRIDE_S" ] && [ -e "$R/etc/init.d/packet_steering" ]; then
         T=$OVERRIDE_T
         S=$OVERRIDE_S
     else

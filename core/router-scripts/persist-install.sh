@@ -10,11 +10,19 @@
 #   IRQBALANCE "off" when persist stops and disables irqbalance
 # The caller then stages every file (stage, link), may end at once when nothing would change
 # (unchanged, finish_unchanged), removes the earlier persist (uninstall), keeps WANT
-# (keep_sysupgrade), moves the files in (move_in), and says "$T DONE".
+# (keep_sysupgrade), moves the board's platform script aside where coresteer's takes its place
+# (board_aside), moves the files in (move_in), and says "$T DONE".
 # Answer, one line each: "$T W /path" written, "$T R /path" removed, "$T S line" added to
 # sysupgrade.conf, "$T U restored|filtered" sysupgrade.conf given back, "$T I message" from a
 # command run, "$T SAME" nothing changed, "$T DONE".
 # Exit status: 0; 3 a file could not be staged, written or moved (every staged file is dropped).
+
+# OpenWrt's platform packet-steering script, and where the board's own waits while coresteer's
+# is in its place (coresteer's runs it first; unpersist puts it back). In /usr, as the board's
+# was: a firmware upgrade brings the new image's own, never this one.
+PLATFORM=usr/libexec/platform/packet-steering.sh
+ASIDE=usr/libexec/platform/packet-steering.board.sh
+MOVED=
 
 # Every file a persist may install, of either flavor.
 OWN='etc/hotplug.d/net/95-coresteer usr/libexec/platform/packet-steering.sh
@@ -41,6 +49,10 @@ uninstall() {
     for f in $OWN; do
         if installed "$f"; then rm -f "$R/$f" && gone "$R/$f"; fi
     done
+    if [ -f "$R/$ASIDE" ] && [ ! -e "$R/$PLATFORM" ]; then
+        mv -f "$R/$ASIDE" "$R/$PLATFORM" &&
+            printf "%s I the board's /%s is back in place\n" "$T" "$PLATFORM"
+    fi
     S="$R/etc/sysupgrade.conf"
     if [ -f "$R/etc/coresteer/sysupgrade.added" ]; then
         A="$R/etc/coresteer/sysupgrade.added"
@@ -69,9 +81,11 @@ uninstall() {
     :
 }
 
-# fail MESSAGE: drops every staged file, says why, and stops (exit status 3).
+# fail MESSAGE: drops every staged file, puts the board's platform script back where it was
+# moved aside, says why, and stops (exit status 3).
 fail() {
     for f in $NEW; do rm -f "$R/$f.coresteer-new"; done
+    if [ -n "$MOVED" ] && [ ! -e "$R/$PLATFORM" ]; then mv -f "$R/$ASIDE" "$R/$PLATFORM"; fi
     rmdir "$R/etc/coresteer" 2>/dev/null
     echo "$1" >&2
     exit 3
@@ -152,6 +166,14 @@ keep_sysupgrade() {
     while IFS= read -r l; do
         [ -n "$l" ] && printf '%s S %s\n' "$T" "$l"
     done <"$R/etc/coresteer/sysupgrade.added"
+}
+# board_aside: the board's own platform packet-steering script (one coresteer did not write)
+# moves aside for coresteer's, which runs it first.
+board_aside() {
+    [ -f "$R/$PLATFORM" ] && ! ours "$R/$PLATFORM" || return 0
+    mv -f "$R/$PLATFORM" "$R/$ASIDE" || fail "cannot move /$PLATFORM aside"
+    MOVED=1
+    printf "%s I the board's /%s is kept as /%s and runs first\n" "$T" "$PLATFORM" "$ASIDE"
 }
 # move_in: every staged file into its place.
 move_in() {

@@ -10,6 +10,8 @@
 #   IRQS       "rank<TAB>mask<TAB>action" per IRQ target, found by FIND_IRQS (find-irqs.awk)
 #   QUEUES     "interface<TAB>queue<TAB>rps|flows|xps<TAB>value" per queue target
 #   THREADS    "interface<TAB>napi|usecs<TAB>value": NAPI threads' CPUs, rx-usecs (live root only)
+#   MARK       the text every file coresteer writes carries
+#   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
 # Environment, as procd and udev set it: ACTION (only "add" applies), INTERFACE (a covered one,
 # or none for all); CORESTEER_WAIT overrides WAIT; CORESTEER_FOREGROUND=1 waits in the
 # foreground (systemd); CORESTEER_KEEP names a file that gets "key<TAB>old value" before each
@@ -149,10 +151,34 @@ EOF
     each_line "$QUEUES" q
     each_line "$THREADS" thread
 }
+# ensure_steering: coresteer's platform packet-steering script back in place where a firmware
+# upgrade took it away (sysupgrade keeps /etc, not /usr): the new image's own board script, if
+# it brought one, moves aside and runs first. Only where the steering service is; one run at a
+# time, its lock in coresteer's own state directory.
+ensure_steering() {
+    es_p="$R/usr/libexec/platform/packet-steering.sh"
+    es_b="$R/usr/libexec/platform/packet-steering.board.sh"
+    [ -n "$STEERING" ] && [ -f "$R/etc/init.d/packet_steering" ] || return 0
+    grep -q "$MARK" "$es_p" 2>/dev/null && return 0
+    state_dir 2>/dev/null && mkdir "$D/steering" 2>/dev/null || return 0
+    if ! grep -q "$MARK" "$es_p" 2>/dev/null && mkdir -p "${es_p%/*}" 2>/dev/null &&
+        printf '%s' "$STEERING" >"$es_p.coresteer-new" 2>/dev/null &&
+        chmod 755 "$es_p.coresteer-new"; then
+        if [ -f "$es_p" ]; then mv -f "$es_p" "$es_b"; fi
+        if mv -f "$es_p.coresteer-new" "$es_p"; then
+            log "/usr/libexec/platform/packet-steering.sh put back in place (after a firmware upgrade); the firmware's own steering runs first"
+        elif [ -f "$es_b" ] && [ ! -e "$es_p" ]; then
+            mv -f "$es_b" "$es_p"
+        fi
+    fi
+    rm -f "$es_p.coresteer-new"
+    rmdir "$D/steering" 2>/dev/null
+}
 case ${ACTION:-add} in
 add) ;;
 *) exit 0 ;;
 esac
+ensure_steering
 if [ -n "${INTERFACE:-}" ] && ! covered "$INTERFACE"; then
     exit 0
 fi

@@ -8,6 +8,7 @@
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/model/conflicts.h"
+#include "core/model/snapshot.h"
 #include "tests/unit/layout/router_copy.h"
 
 #include <gtest/gtest.h>
@@ -150,4 +151,112 @@ TEST(Steering, APlatformScriptCalledFromTheFirmwareRunsOnce) {
                                  std::filesystem::perms::owner_all);
     persistAndSteer(r, eth0Only(r.snapshot()), "1");
     EXPECT_EQ(slurp(r.root / "tmp/uc-args"), "run\n");
+}
+
+namespace {
+
+constexpr const char* kBoardAside = "usr/libexec/platform/packet-steering.board.sh";
+
+// A board's own platform script (a vendor's, or one a firmware image brings): it notes its
+// arguments and sets eth1's RPS to `mask`.
+std::string boardScript(const char* mask) {
+    return std::string("#!/bin/sh\n# the board vendor's tuning\necho \"$*\" >> "
+                       "\"$CORESTEER_ROOT/tmp/board-args\"\necho ") +
+           mask + " > \"$CORESTEER_ROOT/sys/class/net/eth1/queues/rx-0/rps_cpus\"\n";
+}
+
+bool oursAt(const Router& r, const char* path) {
+    return slurp(r.root / path).find(kPersistMarker) != std::string::npos;
+}
+
+} // namespace
+
+// A board that brings its own platform script keeps it: persist moves it aside, coresteer's runs
+// it first (in place of packet-steering.uc, as the service would), and unpersist puts it back.
+TEST(Steering, TheBoardsOwnPlatformScriptRunsFirstAndComesBack) {
+    Router r("nanopi-r6s-openwrt");
+    openwrtSteering(r, true);
+    const auto vendor = boardScript("3");
+    r.write(kOverride, vendor);
+    const auto snap = r.snapshot();
+    const auto conflicts = detectConflicts(snap);
+    ASSERT_EQ(conflicts.size(), 1u);
+    EXPECT_EQ(conflicts[0].kind, Conflict::Kind::PacketSteeringForeign);
+    const auto layout = eth0Only(snap);
+    std::string error;
+    const auto plan = planPersist(layout, snap, {}, &error);
+    ASSERT_TRUE(plan) << error;
+    bool kept = false;
+    for (const auto& a : plan->actions)
+        kept = kept || a.find("Keeps the board's own") != std::string::npos;
+    EXPECT_TRUE(kept);
+    persistAndSteer(r, layout, "1");
+    EXPECT_TRUE(oursAt(r, kOverride));
+    EXPECT_EQ(slurp(r.root / kBoardAside), vendor);
+    EXPECT_EQ(slurp(r.root / "tmp/board-args"), "1\n");
+    EXPECT_FALSE(std::filesystem::exists(r.root / "tmp/uc-args")); // the board's, not OpenWrt's
+    EXPECT_EQ(queueFile(r, "eth1", "rx-0", "rps_cpus"), "3");
+    EXPECT_EQ(pending(layout, r), 0u);
+    // Persisting again changes nothing; unpersist gives the board its script back.
+    ASSERT_TRUE(r.run(makePersistScript(*plan, r.root.string()), &error)) << error;
+    EXPECT_EQ(slurp(r.root / kBoardAside), vendor);
+    ASSERT_TRUE(r.run(makeUnpersistScript(r.root.string()), &error)) << error;
+    EXPECT_EQ(slurp(r.root / kOverride), vendor);
+    EXPECT_FALSE(std::filesystem::exists(r.root / kBoardAside));
+}
+
+// A firmware upgrade keeps /etc (95-coresteer, /etc/coresteer) and brings a new /usr: the new
+// image's own board script, or none. At the first interface event 95-coresteer puts coresteer's
+// platform script back, with the new image's script aside to run first, never the old one and
+// never coresteer's own.
+TEST(Steering, AfterAFirmwareUpgradeTheNewImagesScriptRunsFirst) {
+    Router r("nanopi-r6s-openwrt");
+    openwrtSteering(r, true);
+    r.write(kOverride, boardScript("3"));
+    const auto layout = eth0Only(r.snapshot());
+    persistAndSteer(r, layout, "1");
+    // The upgrade: /usr as the new image has it.
+    const auto upgrade = [&](const std::string* newScript) {
+        std::filesystem::remove(r.root / kBoardAside);
+        std::filesystem::remove(r.root / kOverride);
+        if (newScript)
+            r.write(kOverride, *newScript);
+        std::filesystem::remove(r.root / "tmp/board-args");
+        std::filesystem::remove(r.root / "tmp/uc-args");
+    };
+    const auto newer = boardScript("c");
+    upgrade(&newer);
+    ASSERT_EQ(r.hotplug(hotplugPath(), "eth0", "add"), 0) << r.err();
+    EXPECT_TRUE(oursAt(r, kOverride));
+    EXPECT_EQ(slurp(r.root / kBoardAside), newer);
+    // Later events leave both as they are.
+    ASSERT_EQ(r.hotplug(hotplugPath(), "eth1", "add"), 0) << r.err();
+    ASSERT_EQ(r.hotplug(hotplugPath(), "", "add"), 0) << r.err();
+    EXPECT_TRUE(oursAt(r, kOverride));
+    EXPECT_EQ(slurp(r.root / kBoardAside), newer);
+    clearSteering(r);
+    ASSERT_EQ(r.ash("'" + (r.root / kOverride).string() + "' 1",
+                    "CORESTEER_ROOT='" + r.root.string() + "' CORESTEER_WAIT=0"),
+              0)
+        << r.err();
+    EXPECT_EQ(slurp(r.root / "tmp/board-args"), "1\n");
+    EXPECT_EQ(queueFile(r, "eth1", "rx-0", "rps_cpus"), "c");
+    EXPECT_EQ(pending(layout, r), 0u);
+
+    // An image without a board script: coresteer's comes back, and OpenWrt's steering runs.
+    upgrade(nullptr);
+    ASSERT_EQ(r.hotplug(hotplugPath(), "eth2", "add"), 0) << r.err();
+    EXPECT_TRUE(oursAt(r, kOverride));
+    EXPECT_FALSE(std::filesystem::exists(r.root / kBoardAside));
+    ASSERT_EQ(r.ash("'" + (r.root / kOverride).string() + "' 1",
+                    "CORESTEER_ROOT='" + r.root.string() + "' CORESTEER_WAIT=0"),
+              0)
+        << r.err();
+    EXPECT_EQ(firstLine(r.root / "tmp/uc-args"), "1");
+
+    // Without the steering service (packet steering removed from the image), nothing is put back.
+    upgrade(nullptr);
+    std::filesystem::remove(r.root / "etc/init.d/packet_steering");
+    ASSERT_EQ(r.hotplug(hotplugPath(), "eth0", "add"), 0) << r.err();
+    EXPECT_FALSE(std::filesystem::exists(r.root / kOverride));
 }
