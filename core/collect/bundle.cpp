@@ -10,10 +10,14 @@ namespace coresteer {
 
 namespace {
 
-// /etc/config/network holds PPPoE passwords and WireGuard keys, and only its globals section
-// (packet_steering) matters here: the rest never enters a bundle, so no capture or recording
-// carries it.
-std::string uciGlobalsOnly(std::string_view data) {
+// Configuration files hold secrets (PPPoE passwords and WireGuard keys in /etc/config/network,
+// addresses and port forwards in the firewall's), and only a little of each matters here: the
+// rest never enters a bundle, so no capture or recording carries it. A dropped line stays as an
+// empty one, so that what is kept keeps its line number.
+
+// The sections of UCI type `type` only (network: "globals", packet_steering; firewall:
+// "defaults", flow offloading).
+std::string uciSectionsOnly(std::string_view data, std::string_view type) {
     std::string out;
     bool keep = false;
     text::LineReader lines(data);
@@ -22,16 +26,41 @@ std::string uciGlobalsOnly(std::string_view data) {
         const auto t = text::trim(line);
         if (text::startsWith(t, "config")) {
             text::Tokenizer tz(t);
-            std::string_view kw, type;
+            std::string_view kw, section;
             tz.next(kw);
-            tz.next(type);
-            keep = kw == "config" &&
-                   (type == "globals" || type == "'globals'" || type == "\"globals\"");
+            tz.next(section);
+            if (section.size() >= 2 && (section.front() == '\'' || section.front() == '"') &&
+                section.back() == section.front())
+                section = section.substr(1, section.size() - 2);
+            keep = kw == "config" && section == type;
         }
-        if (keep) {
+        if (keep)
             out += line;
-            out += '\n';
-        }
+        out += '\n';
+    }
+    return out;
+}
+
+// nftables: the flowtable blocks, and of each rule that adds flows to one only that it does
+// (its addresses and ports stay behind).
+std::string nftFlowtablesOnly(std::string_view data) {
+    std::string out;
+    bool inFlowtable = false;
+    text::LineReader lines(data);
+    std::string_view line;
+    while (lines.next(line)) {
+        const auto t = text::trim(line.substr(0, line.find('#')));
+        if (text::startsWith(t, "flowtable "))
+            inFlowtable = true;
+        if (inFlowtable)
+            out += line;
+        else if (t.find("flow add @") != std::string_view::npos)
+            out += "flow add @";
+        else if (t.find("flow offload @") != std::string_view::npos)
+            out += "flow offload @";
+        if (inFlowtable && t == "}")
+            inFlowtable = false;
+        out += '\n';
     }
     return out;
 }
@@ -39,8 +68,14 @@ std::string uciGlobalsOnly(std::string_view data) {
 } // namespace
 
 bool FileBundle::add(std::string path, BundleEntry entry) {
-    if (entry.kind == BundleEntry::Kind::File && path == "etc/config/network")
-        entry.data = uciGlobalsOnly(entry.data);
+    if (entry.kind == BundleEntry::Kind::File) {
+        if (path == "etc/config/network")
+            entry.data = uciSectionsOnly(entry.data, "globals");
+        else if (path == "etc/config/firewall")
+            entry.data = uciSectionsOnly(entry.data, "defaults");
+        else if (path == "etc/nftables.conf")
+            entry.data = nftFlowtablesOnly(entry.data);
+    }
     if (m_truncated || m_entries.size() >= kMaxEntries ||
         m_bytes + entry.data.size() + path.size() > kMaxTotalBytes) {
         m_truncated = true;
@@ -146,6 +181,8 @@ const std::vector<CollectPattern>& collectionSpec() {
         // What else steers packets or moves IRQs, and what coresteer persisted (persist.h).
         {"etc/config/network", K::File, attr, false},
         {"etc/config/irqbalance", K::File, attr, false},
+        {"etc/config/firewall", K::File, attr, false},
+        {"etc/nftables.conf", K::File, attr, false},
         {"etc/init.d", K::Dir, 0, false},
         {"etc/rc.d", K::Dir, 0, false},
         {"etc/hotplug.d/net", K::Dir, 0, false},

@@ -72,6 +72,14 @@ public:
         if (m_snap.system.irqbalanceRunning.value_or(false))
             m_layout.notes.push_back("irqbalance is running and will move these IRQs again within "
                                      "seconds; stop and disable it before applying.");
+        if (const auto& o = m_snap.system.services.offloading; o.software)
+            m_layout.notes.push_back(
+                std::string(o.hardware ? "Hardware" : "Software") + " flow offloading is on (" +
+                o.where + "): established forwarded flows bypass most of this CPU work" +
+                (o.hardware ? " (the offload engine forwards them)" : "") +
+                " and SQM; this layout carries new connections, the router's own traffic and "
+                "whatever is not offloaded, and a bufferbloat test shows less CPU load than its "
+                "traffic.");
         if (topo.classes.size() >= 2)
             bigLittle();
         else if (hasRss())

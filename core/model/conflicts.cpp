@@ -33,6 +33,8 @@ const char* toString(Conflict::Kind k) {
         return "packet_steering_hotplug";
     case Conflict::Kind::BoardHotplug:
         return "board_hotplug";
+    case Conflict::Kind::FlowOffloading:
+        return "flow_offloading";
     case Conflict::Kind::Irqbalance:
         break;
     }
@@ -93,6 +95,20 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
                               : "Rename or remove it: it runs after coresteer's " +
                                     std::string(kHotplugName) + " and overwrites its masks.";
         out.push_back(std::move(c));
+    }
+    if (const auto& o = v.offloading; o.software) {
+        const std::string what =
+            o.hardware ? "Hardware flow offloading is on" : "Software flow offloading is on";
+        out.push_back(
+            {Conflict::Kind::FlowOffloading, false, what + " (" + o.where + ")",
+             std::string("Forwarded flows of established connections bypass most of the CPU "
+                         "path") +
+                 (o.hardware ? " and the CPU itself (the NIC or SoC forwards them)" : "") +
+                 ", and SQM (cake) with it: these masks matter less for them, a test shows less "
+                 "CPU load than its traffic, and SQM does not shape them.",
+             "Keep it where raw throughput counts; turn it off where SQM must shape every flow "
+             "(OpenWrt: uci set firewall.@defaults[0].flow_offloading=0; uci commit firewall; "
+             "/etc/init.d/firewall reload)."});
     }
     const bool running = snap.system.irqbalanceRunning.value_or(false);
     const bool enabled = v.irqbalanceEnabled.value_or(false);

@@ -18,6 +18,7 @@ struct Conflict {
         PacketSteeringHotplug, // OpenWrt before 23.05: an /etc/hotplug.d/net script
         BoardHotplug,          // the board's own affinity script (40-net-smp-affinity)
         Irqbalance,            // running or enabled: moves IRQs every 10 s
+        FlowOffloading,        // forwarded flows bypass the CPU path and SQM (a note)
     };
     Kind kind;
     // true when it undoes a persisted layout unless the suggestion is taken; false when it only

@@ -41,6 +41,15 @@ struct Services {
     bool systemd = false;        // /run/systemd/system exists: systemd is PID 1
     bool sysupgradeConf = false; // /etc/sysupgrade.conf exists
     std::string persistedLayout; // /etc/coresteer/layout.json, as text
+    // Flow offloading: the forwarded flows of established connections bypass most of the CPU
+    // path, and SQM (cake) with it. OpenWrt: the firewall's defaults (flow_offloading, and
+    // flow_offloading_hw for the NIC's or the SoC's offload engine); elsewhere an nftables
+    // flowtable in /etc/nftables.conf ("flags offload": in hardware). `where`: the file and
+    // line that turn it on.
+    struct Offloading {
+        bool software = false, hardware = false;
+        std::string where;
+    } offloading;
 };
 
 struct SystemInfo {

@@ -62,6 +62,9 @@ json toJson(const Snapshot& snap) {
         {"irqbalance_enabled", opt(v.irqbalanceEnabled)},
         {"systemd", v.systemd},
         {"persisted", !v.persistedLayout.empty()},
+        {"flow_offloading", v.offloading.software ? json{{"hardware", v.offloading.hardware},
+                                                         {"where", v.offloading.where}}
+                                                  : json(nullptr)},
     };
     j["conflicts"] = json::array();
     for (const auto& c : detectConflicts(snap))

@@ -171,6 +171,53 @@ bool listed(const FileBundle& b, const std::string& dir, std::string_view name) 
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// Flow offloading from the firewall's defaults (OpenWrt) or an nftables flowtable.
+Services::Offloading readOffloading(BundleReader& r) {
+    Services::Offloading o;
+    if (auto t = r.text("etc/config/firewall")) {
+        o.software = uciOption(*t, "defaults", "flow_offloading") == "1";
+        o.hardware = o.software && uciOption(*t, "defaults", "flow_offloading_hw") == "1";
+        if (o.software) {
+            // The line of the option that turns it on (the last one, as uci reads it).
+            text::LineReader lines(*t);
+            std::string_view line;
+            while (lines.next(line))
+                if (text::trim(line).find("flow_offloading") != std::string_view::npos &&
+                    text::trim(line).find("flow_offloading_hw") == std::string_view::npos)
+                    o.where = "/etc/config/firewall:" + std::to_string(lines.lineNumber());
+            return o;
+        }
+    }
+    if (auto t = r.text("etc/nftables.conf")) {
+        text::LineReader lines(*t);
+        std::string_view line;
+        int at = 0;
+        bool inFlowtable = false, used = false;
+        while (lines.next(line)) {
+            const auto s = text::trim(line.substr(0, line.find('#')));
+            used = used || s.find("flow add @") != std::string_view::npos ||
+                   s.find("flow offload @") != std::string_view::npos;
+            if (text::startsWith(s, "flowtable ")) {
+                inFlowtable = true;
+                if (!at)
+                    at = lines.lineNumber();
+            } else if (inFlowtable && s.find("flags") != std::string_view::npos &&
+                       s.find("offload") != std::string_view::npos) {
+                o.hardware = true;
+            } else if (s == "}") {
+                inFlowtable = false;
+            }
+        }
+        if (!used)
+            o.hardware = false; // a flowtable that no rule adds flows to offloads nothing
+        if (at && used) {
+            o.software = true;
+            o.where = "/etc/nftables.conf:" + std::to_string(at);
+        }
+    }
+    return o;
+}
+
 Services readServices(BundleReader& r) {
     Services v;
     const auto& b = r.bundle();
@@ -182,6 +229,7 @@ Services readServices(BundleReader& r) {
         v.platformOverrideOurs = t->find(kPersistMarker) != std::string_view::npos;
     }
     v.netHotplug = b.list("etc/hotplug.d/net");
+    v.offloading = readOffloading(r);
     v.irqbalanceInstalled = listed(b, "etc/init.d", "irqbalance");
     for (const auto& n : b.list("etc/rc.d"))
         if (n.size() > 3 && n[0] == 'S' && n.substr(3) == "irqbalance")

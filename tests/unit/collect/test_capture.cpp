@@ -99,15 +99,21 @@ TEST(Capture, MaterializeRefusesPathsThatLeaveTheDirectory) {
     EXPECT_FALSE(fs::exists(dir / "escape"));
 }
 
-// /etc/config/network holds passwords and private keys: a capture (and so a bug report, a
-// recording, the demo) keeps only its globals section, which is all the snapshot reads.
-TEST(Capture, KeepsNoSecretOfTheNetworkConfig) {
-    const auto root = fs::path(CORESTEER_TEST_TMP) / "capture-secrets" / "root";
+// A copy of the R6S OpenWrt fixture under the build tree, with an /etc/config to write into.
+fs::path openwrtCopy(const std::string& name) {
+    const auto root = fs::path(CORESTEER_TEST_TMP) / name / "root";
     fs::remove_all(root.parent_path());
     fs::create_directories(root.parent_path());
     fs::copy(test::boardDir("nanopi-r6s-openwrt"), root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     fs::create_directories(root / "etc/config");
+    return root;
+}
+
+// /etc/config/network holds passwords and private keys: a capture (and so a bug report, a
+// recording, the demo) keeps only its globals section, which is all the snapshot reads.
+TEST(Capture, KeepsNoSecretOfTheNetworkConfig) {
+    const auto root = openwrtCopy("capture-secrets");
     std::ofstream(root / "etc/config/network") << R"(config interface 'wan'
 	option proto 'pppoe'
 	option password 'hunter2-pppoe'
@@ -122,12 +128,50 @@ config interface 'wg0'
     const auto bundle = collectLocal(root);
     const auto* kept = bundle.file("etc/config/network");
     ASSERT_NE(kept, nullptr);
-    EXPECT_EQ(*kept, "config globals 'globals'\n\toption ula_prefix 'fd00:1::/48'\n"
-                     "\toption packet_steering '1'\n\n");
+    // What is dropped stays as empty lines: what is kept keeps its line numbers.
+    EXPECT_EQ(*kept, "\n\n\n\nconfig globals 'globals'\n\toption ula_prefix 'fd00:1::/48'\n"
+                     "\toption packet_steering '1'\n\n\n\n");
     const auto text = writeCapture(bundle);
     EXPECT_EQ(text.find("hunter2"), std::string::npos);
     EXPECT_EQ(text.find("WG-PRIVATE"), std::string::npos);
     EXPECT_EQ(buildSnapshot(bundle).system.services.packetSteering, "1");
+}
+
+// The firewall's configuration and nftables' hold addresses and port forwards: a capture keeps
+// only the firewall's defaults section, the flowtables, and of each rule that adds flows to one
+// only that it does, each on its own line number.
+TEST(Capture, KeepsNothingOfTheFirewallButItsOffloading) {
+    const auto root = openwrtCopy("capture-firewall");
+    std::ofstream(root / "etc/config/firewall") << R"(config redirect
+	option name 'nas-SECRET-FORWARD'
+	option dest_ip '10.9.8.7'
+
+config defaults
+	option flow_offloading '1'
+)";
+    std::ofstream(root / "etc/nftables.conf") << R"(table inet filter {
+  set admins { type ipv4_addr; elements = { 10.1.2.3 } }
+  flowtable ft {
+    hook ingress priority 0; devices = { eth0, eth1 };
+  }
+  chain forward {
+    ip saddr 10.1.2.3 tcp dport 8443 flow add @ft comment "SECRET-RULE"
+  }
+}
+)";
+    const auto bundle = collectLocal(root);
+    const auto text = writeCapture(bundle);
+    EXPECT_EQ(text.find("SECRET"), std::string::npos);
+    EXPECT_EQ(text.find("10.9.8.7"), std::string::npos);
+    EXPECT_EQ(text.find("10.1.2.3"), std::string::npos);
+    ASSERT_NE(bundle.file("etc/nftables.conf"), nullptr);
+    EXPECT_EQ(*bundle.file("etc/nftables.conf"),
+              "\n\n  flowtable ft {\n    hook ingress priority 0; devices = { eth0, eth1 };\n  }\n"
+              "\nflow add @\n\n\n");
+    // The snapshot reads the same from the capture as from the router.
+    const auto o = buildSnapshot(bundle).system.services.offloading;
+    EXPECT_TRUE(o.software);
+    EXPECT_EQ(o.where, "/etc/config/firewall:6");
 }
 
 // ---- hostile captures -----------------------------------------------------------------------

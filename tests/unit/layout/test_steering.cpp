@@ -1,10 +1,11 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Living with the firmware's own packet steering: the platform script persist installs runs the
-// firmware's steering first and the layout after it, on copies of the board fixtures under
-// BusyBox ash. The firmware's files in these roots are written from what OpenWrt's sources say
-// of them (which file runs which, with what arguments, and what each writes); packet-steering.uc
-// is ucode, which is not here, so a shell script of the same name and arguments stands for it.
+// Living with the firmware: its own packet steering (the platform script persist installs runs
+// the firmware's steering first and the layout after it, on copies of the board fixtures under
+// BusyBox ash) and flow offloading. The firmware's files in these roots are written from what
+// OpenWrt's sources say of them (which file runs which, with what arguments, and what each writes);
+// packet-steering.uc is ucode, which is not here, so a shell script of the same name and arguments
+// stands for it.
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/model/conflicts.h"
@@ -259,4 +260,80 @@ TEST(Steering, AfterAFirmwareUpgradeTheNewImagesScriptRunsFirst) {
     std::filesystem::remove(r.root / "etc/init.d/packet_steering");
     ASSERT_EQ(r.hotplug(hotplugPath(), "eth0", "add"), 0) << r.err();
     EXPECT_FALSE(std::filesystem::exists(r.root / kOverride));
+}
+
+// Flow offloading, from the firewall's defaults (OpenWrt) or an nftables flowtable that a rule
+// uses: the snapshot says where, a note (not a conflict that blocks) says what it means, and the
+// planner's notes say it too.
+TEST(Steering, FlowOffloadingIsNamedWithItsFileAndLine) {
+    Router r("nanopi-r6s-openwrt");
+    auto offloading = [&] { return r.snapshot().system.services.offloading; };
+    EXPECT_FALSE(offloading().software);
+
+    r.write("etc/config/firewall", "config defaults\n\toption syn_flood '1'\n"
+                                   "\toption flow_offloading '1'\n\n"
+                                   "config zone\n\toption name 'lan'\n");
+    auto o = offloading();
+    EXPECT_TRUE(o.software);
+    EXPECT_FALSE(o.hardware);
+    EXPECT_EQ(o.where, "/etc/config/firewall:3");
+    r.write("etc/config/firewall", "config defaults\n\toption flow_offloading '1'\n"
+                                   "\toption flow_offloading_hw '1'\n");
+    o = offloading();
+    EXPECT_TRUE(o.hardware);
+    EXPECT_EQ(o.where, "/etc/config/firewall:2");
+    // Off, or hardware without software (which OpenWrt does not do): off.
+    r.write("etc/config/firewall", "config defaults\n\toption flow_offloading '0'\n"
+                                   "\toption flow_offloading_hw '1'\n");
+    EXPECT_FALSE(offloading().software);
+    EXPECT_FALSE(offloading().hardware);
+
+    const auto snap = [&] {
+        r.write("etc/config/firewall", "config defaults\n\toption flow_offloading '1'\n"
+                                       "\toption flow_offloading_hw '1'\n");
+        return r.snapshot();
+    }();
+    int notes = 0;
+    for (const auto& c : detectConflicts(snap))
+        if (c.kind == Conflict::Kind::FlowOffloading) {
+            ++notes;
+            EXPECT_FALSE(c.blocking);
+            EXPECT_NE(c.title.find("Hardware flow offloading"), std::string::npos);
+            EXPECT_NE(c.title.find("/etc/config/firewall:2"), std::string::npos);
+            EXPECT_NE(c.detail.find("SQM"), std::string::npos);
+        }
+    EXPECT_EQ(notes, 1);
+    bool planned = false;
+    for (const auto& n : ::coresteer::layout::plan(snap).notes)
+        planned = planned || n.find("Hardware flow offloading is on") != std::string::npos;
+    EXPECT_TRUE(planned);
+}
+
+TEST(Steering, NftablesFlowtablesCountWhenARuleUsesThem) {
+    Router r("nanopi-r6s-openwrt");
+    std::filesystem::remove(r.root / "etc/config/firewall");
+    const std::string table = "#!/usr/sbin/nft -f\n"
+                              "table inet filter {\n"
+                              "  flowtable ft {\n"
+                              "    hook ingress priority 0; devices = { eth0, eth1 };\n"
+                              "    # flags offload;\n"
+                              "  }\n";
+    r.write("etc/nftables.conf", table + "}\n");
+    EXPECT_FALSE(r.snapshot().system.services.offloading.software); // defined, never used
+    r.write("etc/nftables.conf", table +
+                                     "  chain forward {\n    type filter hook forward priority 0;\n"
+                                     "    ip protocol { tcp, udp } flow add @ft\n  }\n}\n");
+    auto o = r.snapshot().system.services.offloading;
+    EXPECT_TRUE(o.software);
+    EXPECT_FALSE(o.hardware); // its flags line is a comment
+    EXPECT_EQ(o.where, "/etc/nftables.conf:3");
+    r.write("etc/nftables.conf", "table inet filter {\n  flowtable ft {\n"
+                                 "    hook ingress priority 0; devices = { eth0 };\n"
+                                 "    flags offload;\n  }\n"
+                                 "  chain forward { type filter hook forward priority 0; "
+                                 "flow offload @ft; }\n}\n");
+    o = r.snapshot().system.services.offloading;
+    EXPECT_TRUE(o.software);
+    EXPECT_TRUE(o.hardware);
+    EXPECT_EQ(o.where, "/etc/nftables.conf:2");
 }
