@@ -299,14 +299,22 @@ void MainWindow::showLive(quint64 id, RatesPtr rates) {
         }
     }
     m_liveLabel->setStyleSheet(QString());
-    m_liveLabel->setToolTip(tr("Live: the busiest core and the traffic, sampled from the router"));
+    // Where flow offloading keeps traffic off the CPU, the label says so beside the load.
+    const auto snap = m_grid->snapshot();
+    const auto expectation = snap ? QString::fromStdString(loadExpectation(*snap)) : QString();
+    m_liveLabel->setToolTip(
+        expectation.isEmpty()
+            ? tr("Live: the busiest core and the traffic, sampled from the router")
+            : expectation);
     m_liveLabel->setText(
-        hot ? tr("Live: CPU%1 %2% busy (%3% irq+softirq) · top interface %4 Mb/s in, %5 Mb/s out")
-                  .arg(hot->cpu)
-                  .arg(qRound(hot->busy() * 100))
-                  .arg(qRound((hot->irq + hot->softirq) * 100))
-                  .arg(mbps(rx), mbps(tx))
-            : QString());
+        (hot ? tr("Live: CPU%1 %2% busy (%3% irq+softirq) · top interface %4 Mb/s in, %5 Mb/s out")
+                   .arg(hot->cpu)
+                   .arg(qRound(hot->busy() * 100))
+                   .arg(qRound((hot->irq + hot->softirq) * 100))
+                   .arg(mbps(rx), mbps(tx))
+             : QString()) +
+        (expectation.isEmpty() ? QString()
+                               : tr(" · flow offloading on: traffic bypasses the CPU")));
 }
 
 void MainWindow::refresh() {

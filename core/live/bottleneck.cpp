@@ -88,4 +88,15 @@ std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap
     return out;
 }
 
+std::string loadExpectation(const Snapshot& snap) {
+    const auto& o = snap.system.services.offloading;
+    if (!o.software)
+        return {};
+    return std::string(o.hardware ? "Hardware" : "Software") + " flow offloading is on (" +
+           o.where + "): established forwarded flows " +
+           (o.hardware ? "bypass the CPU" : "bypass most of the CPU path") +
+           " and SQM, so the load here is less than the traffic, and a test through the router "
+           "shows the offload's speed, not this layout's.";
+}
+
 } // namespace coresteer::live

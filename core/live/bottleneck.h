@@ -24,4 +24,9 @@ struct Bottleneck {
 std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap, double hot = 0.9,
                                         double cool = 0.5);
 
+// What the live load can show on this router, where it shows less than its traffic: with flow
+// offloading on, established forwarded flows bypass the CPU path (hardware: the CPU itself), so
+// a test's CPU load, and a missing bottleneck, say less than they would. "" when nothing to say.
+std::string loadExpectation(const Snapshot& snap);
+
 } // namespace coresteer::live

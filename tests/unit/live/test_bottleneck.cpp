@@ -70,3 +70,18 @@ TEST(LiveBottleneck, NamesTheHotLittleCoreWhatRunsThereAndTheMove) {
     }
     EXPECT_TRUE(findBottlenecks(r, snap).empty());
 }
+
+// With flow offloading on, the live view says that its load is less than the traffic, and why.
+TEST(Bottleneck, FlowOffloadingLowersWhatTheLoadCanShow) {
+    auto snap = buildSnapshot(collectLocal(test::boardDir("nanopi-r6s-openwrt")));
+    EXPECT_EQ(loadExpectation(snap), "");
+    snap.system.services.offloading = {true, false, "/etc/config/firewall:12"};
+    const auto software = loadExpectation(snap);
+    EXPECT_NE(software.find("Software flow offloading is on (/etc/config/firewall:12)"),
+              std::string::npos)
+        << software;
+    EXPECT_NE(software.find("most of the CPU path"), std::string::npos);
+    snap.system.services.offloading.hardware = true;
+    EXPECT_NE(loadExpectation(snap).find("Hardware flow offloading is on"), std::string::npos);
+    EXPECT_NE(loadExpectation(snap).find("bypass the CPU"), std::string::npos);
+}
