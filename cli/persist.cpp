@@ -79,9 +79,10 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
     // What is still in the way after what persist does about it.
     std::vector<Conflict> remaining;
     for (const auto& c : plan->conflicts) {
-        const bool handled =
-            (c.kind == Conflict::Kind::PacketSteeringService && po.packetSteeringOverride) ||
-            (c.kind == Conflict::Kind::Irqbalance && plan->disableIrqbalance);
+        const bool handled = ((c.kind == Conflict::Kind::PacketSteeringService ||
+                               c.kind == Conflict::Kind::PacketSteeringForeign) &&
+                              po.packetSteeringOverride) ||
+                             (c.kind == Conflict::Kind::Irqbalance && plan->disableIrqbalance);
         if (c.blocking && !handled)
             remaining.push_back(c);
     }

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 using namespace coresteer;
@@ -336,4 +337,25 @@ TEST(Steering, NftablesFlowtablesCountWhenARuleUsesThem) {
     EXPECT_TRUE(o.software);
     EXPECT_TRUE(o.hardware);
     EXPECT_EQ(o.where, "/etc/nftables.conf:2");
+}
+
+// The CLI's persist takes a board's own platform script as handled (kept, run first): it is no
+// conflict left in place, so persist exits 0, and the board's script is kept aside.
+TEST(Steering, CliPersistKeepsTheBoardsScriptAndExitsZero) {
+    Router r("nanopi-r6s-openwrt");
+    openwrtSteering(r, true);
+    const auto vendor = boardScript("3");
+    r.write(kOverride, vendor);
+    std::ofstream(r.root.parent_path() / "layout.json") << toJson(eth0Only(r.snapshot())).dump(2);
+    const auto cli = [&](const std::string& args) {
+        return r.ash("-c " + Router::ssh_quote(std::string(CORESTEER_CLI) + " " + args), "");
+    };
+    EXPECT_EQ(cli("persist --root '" + r.root.string() + "' '" +
+                  (r.root.parent_path() / "layout.json").string() + "'"),
+              0)
+        << r.err();
+    EXPECT_TRUE(oursAt(r, kOverride));
+    EXPECT_EQ(slurp(r.root / kBoardAside), vendor);
+    EXPECT_EQ(cli("unpersist --root '" + r.root.string() + "'"), 0) << r.err();
+    EXPECT_EQ(slurp(r.root / kOverride), vendor);
 }
