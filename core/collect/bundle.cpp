@@ -185,7 +185,9 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"etc/nftables.conf", K::File, attr, false},
         {"etc/init.d", K::Dir, 0, false},
         {"etc/rc.d", K::Dir, 0, false},
+        {"etc/hotplug.d", K::Dir, 0, false},
         {"etc/hotplug.d/net", K::Dir, 0, false},
+        {"sbin", K::Dir, 0, false}, // what runs hotplug.d: hotplug-call, procd
         {"usr/libexec/platform/packet-steering.sh", K::File, attr, false},
         {"run/systemd/system", K::Dir, 0, false},
         {"etc/systemd/system/multi-user.target.wants", K::Dir, 0, false},

@@ -254,15 +254,17 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
                                        const PersistOptions& options, std::string* error) {
     PersistPlan p;
     const auto& v = snap.system.services;
-    if (snap.system.isOpenWrt()) {
+    // By what the router has, not by its name.
+    if (snap.system.isOpenWrt() || v.hotplugCaller) {
         p.flavor = PersistPlan::Flavor::OpenWrt;
     } else if (v.systemd) {
         p.flavor = PersistPlan::Flavor::Systemd;
     } else {
         if (error)
-            *error = "this router is neither OpenWrt (no /etc/openwrt_release) nor run by systemd "
-                     "(no /run/systemd/system): coresteer does not know how it runs scripts at "
-                     "boot";
+            *error = "this router has no way coresteer knows to run a script when an interface "
+                     "appears: no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or "
+                     "procd), as OpenWrt and BusyBox firmwares have, and no systemd (no "
+                     "/run/systemd/system)";
         return std::nullopt;
     }
     // Keep the targets that resolve on this router now, each with its own check.
@@ -314,6 +316,8 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
     const bool override =
         p.flavor == PersistPlan::Flavor::OpenWrt && service && options.packetSteeringOverride;
     addPersistFiles(p, routerScriptContext(p.layout, snap), options, override);
+    if (!snap.system.isOpenWrt() && !v.sysupgradeConf)
+        p.sysupgradeLines.clear(); // no sysupgrade here: nothing to keep across one
     if (override && foreign)
         p.actions.push_back("Keeps the board's own /" + std::string(kOverridePath) + " as /" +
                             kBoardSteeringPath +

@@ -73,7 +73,8 @@ const char* toString(PersistPlan::Flavor f);
 // An IRQ action name the router scripts can find in /proc/interrupts as it is.
 bool matchableIrqAction(const std::string& action);
 
-// The plan, or nullopt with *error when this router has neither OpenWrt's hotplug nor systemd,
+// The plan, or nullopt with *error when this router has neither hotplug.d with a hotplug caller
+// (OpenWrt, BusyBox firmwares) nor systemd,
 // or nothing of the layout applies.
 std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& snap,
                                        const PersistOptions& options, std::string* error);

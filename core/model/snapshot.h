@@ -38,7 +38,10 @@ struct Services {
     std::vector<std::string> netHotplug;   // names in /etc/hotplug.d/net, sorted
     std::optional<bool> irqbalanceEnabled; // rc.d link, UCI option or systemd wants link
     bool irqbalanceInstalled = false;
-    bool systemd = false;        // /run/systemd/system exists: systemd is PID 1
+    bool systemd = false; // /run/systemd/system exists: systemd is PID 1
+    // /etc/hotplug.d and something that runs it on device events (/sbin/hotplug-call, or
+    // procd): OpenWrt, and Buildroot and vendor BusyBox firmwares built the same way.
+    bool hotplugCaller = false;
     bool sysupgradeConf = false; // /etc/sysupgrade.conf exists
     std::string persistedLayout; // /etc/coresteer/layout.json, as text
     // Flow offloading: the forwarded flows of established connections bypass most of the CPU

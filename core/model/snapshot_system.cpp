@@ -229,6 +229,8 @@ Services readServices(BundleReader& r) {
         v.platformOverrideOurs = t->find(kPersistMarker) != std::string_view::npos;
     }
     v.netHotplug = b.list("etc/hotplug.d/net");
+    if (const auto* d = b.get("etc/hotplug.d"); d && d->kind == BundleEntry::Kind::Dir)
+        v.hotplugCaller = listed(b, "sbin", "hotplug-call") || listed(b, "sbin", "procd");
     v.offloading = readOffloading(r);
     v.irqbalanceInstalled = listed(b, "etc/init.d", "irqbalance");
     for (const auto& n : b.list("etc/rc.d"))

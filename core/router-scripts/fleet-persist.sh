@@ -12,10 +12,12 @@
 # Picks the one this router needs (the override where OpenWrt's packet steering service is),
 # runs it in its only-if-changed form, and prints
 # "coresteer: wrote|removed ..." lines, then "coresteer: changed" or "coresteer: unchanged".
-# Exit status: 0; 3 the install script stopped; 6 neither OpenWrt nor systemd.
+# Exit status: 0; 3 the install script stopped; 6 neither hotplug.d with a caller nor systemd.
 
 # shellcheck disable=SC2153 # the *_T and *_S come from the caller
-if [ -f "$R/etc/openwrt_release" ]; then
+# By what the router has: hotplug.d with a caller (OpenWrt, BusyBox firmwares), or systemd.
+if [ -f "$R/etc/openwrt_release" ] ||
+    { [ -d "$R/etc/hotplug.d" ] && { [ -e "$R/sbin/hotplug-call" ] || [ -e "$R/sbin/procd" ]; }; }; then
     # A board's own platform script moves aside and runs first (board_aside).
     if [ -n "$OVERRIDE_S" ] && [ -e "$R/etc/init.d/packet_steering" ]; then
         T=$OVERRIDE_T
@@ -28,7 +30,7 @@ elif [ -d "$R/run/systemd/system" ]; then
     T=$SYSTEMD_T
     S=$SYSTEMD_S
 else
-    echo "coresteer: this router is neither OpenWrt (no /etc/openwrt_release) nor run by systemd (no /run/systemd/system)" >&2
+    echo "coresteer: this router has no way coresteer knows to run a script when an interface appears: no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or procd), and no systemd (no /run/systemd/system)" >&2
     exit 6
 fi
 # In a subshell of this shell, which has $ROUTER and $LAYOUT (an argument or a variable in the

@@ -353,12 +353,48 @@ TEST(Persist, SystemdUnitUdevRuleAndScript) {
     }
 }
 
-TEST(Persist, NeitherOpenWrtNorSystemdIsAClearError) {
+// Without hotplug.d and its caller, and without systemd, persist says what is missing.
+TEST(Persist, NoWayToRunAScriptIsAClearError) {
     Router r("x86-server-96");
     const auto snap = r.snapshot();
     std::string error;
     EXPECT_FALSE(planPersist(::coresteer::layout::plan(snap), snap, {}, &error));
-    EXPECT_NE(error.find("neither OpenWrt"), std::string::npos) << error;
+    EXPECT_NE(error.find("no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or procd)"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("no systemd (no /run/systemd/system)"), std::string::npos) << error;
+    // hotplug.d alone, with nothing to run it, is not enough.
+    r.write("etc/hotplug.d/net/.keep", "");
+    const auto alone = r.snapshot();
+    EXPECT_FALSE(planPersist(::coresteer::layout::plan(alone), alone, {}, &error));
+}
+
+// A firmware that is not OpenWrt but runs /etc/hotplug.d the same way (Buildroot, vendor BusyBox
+// images: /sbin/hotplug-call) persists there as on OpenWrt, without sysupgrade lines where it
+// has no /etc/sysupgrade.conf; the hotplug script then applies the layout.
+TEST(Persist, HotplugDWithACallerIsEnoughWithoutOpenWrt) {
+    Router r("nanopi-r6s-openwrt");
+    std::filesystem::remove(r.root / "etc/openwrt_release");
+    r.write("etc/hotplug.d/net/.keep", "");
+    r.write("sbin/hotplug-call", "#!/bin/sh\n");
+    const auto snap = r.snapshot();
+    ASSERT_FALSE(snap.system.isOpenWrt());
+    EXPECT_TRUE(snap.system.services.hotplugCaller);
+    std::string error;
+    const auto plan = planPersist(::coresteer::layout::plan(snap), snap, {}, &error);
+    ASSERT_TRUE(plan) << error;
+    EXPECT_TRUE(plan->sysupgradeLines.empty());
+    const auto before = pending(plan->layout, r);
+    EXPECT_GT(before, 0u);
+    ASSERT_TRUE(r.run(makePersistScript(*plan, r.root.string()), &error)) << error;
+    EXPECT_FALSE(fs::exists(r.root / "etc/sysupgrade.conf"));
+    for (const auto& nif : snap.interfaces)
+        EXPECT_EQ(r.hotplug(hotplugPath(), nif.name, "add"), 0) << r.err();
+    EXPECT_EQ(pending(plan->layout, r), 0u);
+    // procd in the place of hotplug-call does as well.
+    fs::remove(r.root / "sbin/hotplug-call");
+    r.write("sbin/procd", "");
+    EXPECT_TRUE(r.snapshot().system.services.hotplugCaller);
 }
 
 TEST(Persist, UciOptionReading) {
