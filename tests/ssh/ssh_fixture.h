@@ -17,6 +17,7 @@
 #include "core/router/router.h"
 #include "core/ssh/session.h"
 #include "tests/ssh/servers_env.h"
+#include "tests/support/test_names.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -84,12 +85,7 @@ public:
 class Ssh : public ::testing::TestWithParam<Server> {
 protected:
     void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        std::string name = info->name();
-        for (auto& c : name)
-            if (c == '/')
-                c = '_';
-        m_tmp = kDir / "cases" / name;
+        m_tmp = kDir / "cases" / test::currentTestFileName();
         fs::remove_all(m_tmp);
         fs::create_directories(m_tmp / "sshdir");
     }

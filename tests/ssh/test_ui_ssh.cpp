@@ -9,6 +9,7 @@
 #include "core/model/snapshot_detail.h"
 #include "tests/ssh/servers_env.h"
 #include "tests/support/live_ticks.h"
+#include "tests/support/test_names.h"
 #include "ui/dialogs/applydialog.h"
 #include "ui/dialogs/comparedialog.h"
 #include "ui/live/livepanel.h"
@@ -70,11 +71,7 @@ public:
 class UiSsh : public ::testing::TestWithParam<Server> {
 protected:
     void SetUp() override {
-        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        for (auto& c : name)
-            if (c == '/')
-                c = '_';
-        m_tmp = kDir / "cases" / name;
+        m_tmp = kDir / "cases" / test::currentTestFileName();
         fs::remove_all(m_tmp);
         fs::create_directories(m_tmp / "sshdir");
         m_root = m_tmp / "root";

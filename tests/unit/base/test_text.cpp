@@ -12,9 +12,9 @@ TEST(Text, ParseU64TakesTheWholeRangeAndNothingMore) {
     EXPECT_EQ(text::parseU64("007"), 7u);
     EXPECT_EQ(text::parseU64("4294967296"), 4294967296u);
     EXPECT_EQ(text::parseU64("18446744073709551615"), 18446744073709551615u);
-    EXPECT_EQ(text::parseU64("18446744073709551616"), std::nullopt); // 2^64
-    EXPECT_EQ(text::parseU64("18446744073709551620"), std::nullopt); // overflows in the add
-    EXPECT_EQ(text::parseU64("99999999999999999999"), std::nullopt); // overflows in the multiply
+    EXPECT_EQ(text::parseU64("18446744073709551616"), std::nullopt);  // 2^64
+    EXPECT_EQ(text::parseU64("18446744073709551620"), std::nullopt);  // overflows in the add
+    EXPECT_EQ(text::parseU64("99999999999999999999"), std::nullopt);  // overflows in the multiply
     EXPECT_EQ(text::parseU64("000000000000000000001"), std::nullopt); // longer than 20 digits
     for (const char* bad : {"", "-1", "+1", " 1", "1 ", "1x", "0x10", "1.5"})
         EXPECT_EQ(text::parseU64(bad), std::nullopt) << bad;

@@ -8,6 +8,7 @@
 #include "core/live/recording.h"
 #include "core/model/snapshot_json.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/test_names.h"
 
 #include <gtest/gtest.h>
 
@@ -59,11 +60,7 @@ TEST_P(CaptureBoard, RoundTripsAndMaterializesToTheSameSnapshot) {
 
 INSTANTIATE_TEST_SUITE_P(Boards, CaptureBoard, ::testing::ValuesIn(coresteer::test::boardNames()),
                          [](const ::testing::TestParamInfo<std::string>& p) {
-                             std::string n = p.param;
-                             for (auto& c : n)
-                                 if (c == '-')
-                                     c = '_';
-                             return n;
+                             return coresteer::test::paramTestName(p.param);
                          });
 
 TEST(Capture, RefusesWhatIsNotACapture) {

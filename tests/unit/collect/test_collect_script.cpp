@@ -7,6 +7,7 @@
 #include "core/model/snapshot.h"
 #include "core/model/snapshot_json.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/test_names.h"
 
 #include <gtest/gtest.h>
 
@@ -22,12 +23,7 @@ namespace {
 
 std::string runScript(const std::string& shell, const std::string& script) {
     // One folder per test: ctest runs the tests of this file in parallel.
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    for (auto& c : name)
-        if (c == '/')
-            c = '_';
-    const auto dir = fs::path(CORESTEER_TEST_TMP) / "script" / name;
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "script" / test::currentTestFileName(true);
     fs::create_directories(dir);
     const auto in = dir / "collect.sh", out = dir / "collect.out";
     std::ofstream(in, std::ios::binary) << script;
@@ -92,11 +88,8 @@ INSTANTIATE_TEST_SUITE_P(AllShells, ScriptOnBoard,
                          ::testing::Combine(::testing::ValuesIn(shells()),
                                             ::testing::ValuesIn(test::boardNames())),
                          [](const auto& p) {
-                             std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
-                             for (auto& c : n)
-                                 if (!isalnum(static_cast<unsigned char>(c)))
-                                     c = '_';
-                             return n;
+                             return test::paramTestName(std::get<0>(p.param) + "_" +
+                                                        std::get<1>(p.param));
                          });
 
 TEST(CollectScript, HostileNamesStayData) {

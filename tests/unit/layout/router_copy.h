@@ -11,6 +11,7 @@
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/test_names.h"
 
 #include <gtest/gtest.h>
 
@@ -36,14 +37,6 @@ inline constexpr const char* kSysupgradeConf =
     "## This file contains files and directories that should\n"
     "## be preserved during an upgrade.\n\n"
     "# /etc/example.conf\n# /etc/openvpn/\n";
-
-inline std::string testName() {
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (auto& c : name)
-        if (c == '/')
-            c = '_';
-    return name;
-}
 
 inline std::string firstLine(const fs::path& p) {
     const auto s = slurp(p);
@@ -71,7 +64,7 @@ inline std::map<std::string, std::string> treeOf(const fs::path& root) {
 class Router {
 public:
     Router(const std::string& board, const std::string& variant = "") {
-        m_dir = fs::path(CORESTEER_TEST_TMP) / "persist" / (testName() + variant);
+        m_dir = fs::path(CORESTEER_TEST_TMP) / "persist" / (currentTestFileName() + variant);
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
         root = m_dir / "root";
@@ -178,11 +171,7 @@ inline bool readyForPersist(const Router& r) {
 }
 
 inline std::string boardTestName(const ::testing::TestParamInfo<std::string>& p) {
-    std::string n = p.param;
-    for (auto& c : n)
-        if (!std::isalnum(static_cast<unsigned char>(c)))
-            c = '_';
-    return n;
+    return paramTestName(p.param);
 }
 
 } // namespace coresteer::test

@@ -6,6 +6,7 @@
 #include "core/layout/apply.h"
 #include "core/layout/planner.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/test_names.h"
 
 #include <gtest/gtest.h>
 
@@ -54,11 +55,7 @@ bool alive(pid_t pid) {
 class ApplyScriptTest : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        for (auto& c : name)
-            if (c == '/')
-                c = '_';
-        m_dir = fs::path(CORESTEER_TEST_TMP) / "apply" / name;
+        m_dir = fs::path(CORESTEER_TEST_TMP) / "apply" / test::currentTestFileName();
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
         m_root = m_dir / "root";
@@ -470,18 +467,28 @@ TEST_P(ApplyScriptTest, RevertTimeOutOfRangeIsRefusedOnTheRouter) {
     }
 }
 
+// The apply script of `writes` on `root` with a 5 s timer, and `code` right after the first
+// `marker` in it (a stall put in on purpose). Fails the test when the marker is not there.
+template <class Writes>
+auto withTimerAndStall(const Writes& writes, const fs::path& root, const std::string& marker,
+                       const std::string& code) {
+    auto s = makeApplyScript(writes, root.string(), {5, true});
+    const auto at = s.script.find(marker);
+    EXPECT_NE(at, std::string::npos) << marker;
+    if (at != std::string::npos)
+        s.script.insert(at + marker.size(), code);
+    return s;
+}
+
 // A timer that comes due while the apply is still writing waits for it, then restores every
 // value; it never runs in the middle of the writes.
 TEST_P(ApplyScriptTest, TimerWaitsForAnApplyStillWriting) {
     const auto snap = buildSnapshot(collectLocal(m_root));
     const auto writes = changes(snap);
     ASSERT_GE(writes.size(), 2u);
-    auto s = makeApplyScript(writes, m_root.string(), {5, true});
     // The apply stalls for 7 s between arming the timer and writing.
-    const std::string marker = "printf '%s A %s\\n' \"$T\" \"$SECS\"\n";
-    const auto at = s.script.find(marker);
-    ASSERT_NE(at, std::string::npos);
-    s.script.insert(at + marker.size(), "sleep 7\n");
+    const auto s =
+        withTimerAndStall(writes, m_root, "printf '%s A %s\\n' \"$T\" \"$SECS\"\n", "sleep 7\n");
     int rc = -1;
     const auto out = run(s.script, &rc);
     ASSERT_EQ(rc, 0) << slurp(m_dir / "err");
@@ -496,16 +503,12 @@ TEST_P(ApplyScriptTest, TimerEndsAnApplyThatStalls) {
     const auto snap = buildSnapshot(collectLocal(m_root));
     const auto writes = changes(snap);
     ASSERT_GE(writes.size(), 2u);
-    auto s = makeApplyScript(writes, m_root.string(), {5, true});
     // The second write stalls (the first one happened).
-    const std::string marker = "\nw() {\n";
-    const auto at = s.script.find(marker);
-    ASSERT_NE(at, std::string::npos);
     const auto pidFile = m_dir / "stall.pid";
-    s.script.insert(at + marker.size(),
-                    "    [ -z \"${wrote:-}\" ] || [ -n \"${slept:-}\" ] || { slept=1; sleep 29 & "
-                    "echo $! >'" +
-                        pidFile.string() + "'; wait $!; }\n    wrote=1\n");
+    const auto s = withTimerAndStall(
+        writes, m_root, "\nw() {\n",
+        "    [ -z \"${wrote:-}\" ] || [ -n \"${slept:-}\" ] || { slept=1; sleep 29 & echo $! >'" +
+            pidFile.string() + "'; wait $!; }\n    wrote=1\n");
     int rc = -1;
     run(s.script, &rc); // returns when the timer has ended it (it would sleep on for 29 s)
     EXPECT_EQ(rc, 128 + SIGTERM);
@@ -520,13 +523,7 @@ TEST_P(ApplyScriptTest, TimerEndsAnApplyThatStalls) {
 INSTANTIATE_TEST_SUITE_P(Shells, ApplyScriptTest,
                          ::testing::Values("/bin/dash", "/bin/busybox ash", "/bin/bash",
                                            "busybox-applets"),
-                         [](const auto& p) {
-                             std::string n = p.param;
-                             for (auto& c : n)
-                                 if (!isalnum(static_cast<unsigned char>(c)))
-                                     c = '_';
-                             return n;
-                         });
+                         [](const auto& p) { return test::paramTestName(p.param); });
 
 TEST(ApplyScript, AnEffectiveMaskOutsideTheRequestIsReported) {
     Write w{Write::Kind::IrqAffinity, "IRQ 5", "proc/irq/5/smp_affinity", "01", "02", ""};
