@@ -359,3 +359,23 @@ TEST(Steering, CliPersistKeepsTheBoardsScriptAndExitsZero) {
     EXPECT_EQ(cli("unpersist --root '" + r.root.string() + "'"), 0) << r.err();
     EXPECT_EQ(slurp(r.root / kOverride), vendor);
 }
+
+// The firmware's options are the router's data: hostile values of packet_steering and
+// steering_flows (quotes, $(...), backquotes, a line break, U+2028, invalid UTF-8, a long value)
+// reach the firmware's steering as one argument each and never run.
+TEST(Steering, HostileSteeringOptionsAreData) {
+    Router r("nanopi-r6s-openwrt");
+    openwrtSteering(r, true);
+    const auto layout = eth0Only(r.snapshot());
+    const std::string hostile = "1$(touch_me)`id`;reboot\xe2\x80\xa8\xff" + std::string(300, 'q');
+    r.write("etc/config/network", "config globals 'globals'\n\toption packet_steering '" + hostile +
+                                      "'\n\toption steering_flows '$(touch_me) 9'\n");
+    persistAndSteer(r, layout, "");
+    EXPECT_FALSE(r.executedAnything());
+    // The value as the option holds it, one argument; no -l for a value that is no number.
+    EXPECT_EQ(firstLine(r.root / "tmp/uc-args"), hostile);
+    EXPECT_EQ(pending(layout, r), 0u);
+    // Given by the service as an argument, the same.
+    persistAndSteer(r, layout, "'$(touch_me)'");
+    EXPECT_FALSE(r.executedAnything());
+}
