@@ -3,6 +3,7 @@
 // /proc/interrupts as a table: the header, the rows (a large table in two halves at once), the
 // row limit and IRQs listed twice.
 #include "core/base/cpumask.h"
+#include "core/base/side_thread.h"
 #include "core/base/text.h"
 #include "core/kernel/interrupts.h"
 #include "core/kernel/interrupts_fixed.h"
@@ -10,10 +11,8 @@
 #include "core/kernel/procstat.h"
 
 #include <algorithm>
-#include <exception>
 #include <limits>
 #include <optional>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -177,20 +176,13 @@ void readAllRows(std::string_view data, text::LineReader& lines, const RowShape&
     }
     ListSink half;
     CountBlocks restBlocks = blocks.upperHalf();
-    std::exception_ptr failed;
-    const auto readHalf = [&] {
-        try {
-            const std::string_view rest = data.substr(split);
-            text::LineReader restLines(rest);
-            readRows(rest, restLines, shape, restBlocks, half, half.diag);
-        } catch (...) {
-            failed = std::current_exception();
-        }
-    };
-    std::optional<std::thread> thread;
-    try {
-        thread.emplace(readHalf);
-    } catch (const std::system_error&) { // no thread to be had: read on
+    SideThread thread;
+    const bool started = thread.start([&] {
+        const std::string_view rest = data.substr(split);
+        text::LineReader restLines(rest);
+        readRows(rest, restLines, shape, restBlocks, half, half.diag);
+    });
+    if (!started) { // no thread to be had: read on
         readRows(data, lines, shape, blocks, table, diag);
         return;
     }
@@ -198,9 +190,7 @@ void readAllRows(std::string_view data, text::LineReader& lines, const RowShape&
     text::LineReader firstLines(first);
     firstLines.reset(lines.position(), lines.lineNumber());
     readRows(first, firstLines, shape, blocks, table, diag);
-    thread->join();
-    if (failed)
-        std::rethrow_exception(failed);
+    thread.join();
     if (table.full) // the row limit ended the first half, and the rest is ignored
         return;
     const auto rows = table.rowCount();

@@ -43,13 +43,12 @@ public:
         return m_block.get() + offset;
     }
 
-    // The second half of the runs left in this block, for rows read by another thread (which
-    // then goes on to blocks of its own, as this one does when its half is used up).
+    // Blocks of their own for rows read by another thread, for about half of the rows still
+    // expected; this one keeps the other half of its block. The two never share a block, so
+    // their rows never count references to the same one from two CPUs at once.
     CountBlocks upperHalf() {
-        CountBlocks other = *this;
-        const std::size_t mid = m_used + (m_end - m_used) / 2;
-        other.m_used = mid;
-        m_end = mid;
+        CountBlocks other(m_ncol, std::max<std::size_t>((m_end - m_used) / 2, 1));
+        m_end = m_used + (m_end - m_used + 1) / 2;
         return other;
     }
 
