@@ -163,8 +163,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
         } else if (name == "persist") {
             c->add_flag("--no-packet-steering-override", o.noSteeringOverride,
                         "leave OpenWrt's packet steering service as it is");
-            c->add_flag("--disable-irqbalance", o.disableIrqbalance,
-                        "stop and disable irqbalance (unpersist enables it again)");
+            auto* disable = c->add_flag("--disable-irqbalance", o.disableIrqbalance,
+                                        "stop and disable irqbalance (unpersist enables it again)");
+            c->add_flag("--irqbalance-ban", o.irqbalanceBan,
+                        "leave irqbalance running with the layout's IRQs banned in it, so that "
+                        "it balances only the others (unpersist lifts the bans)")
+                ->excludes(disable);
         } else if (name == "monitor") {
             c->add_option("--rate", o.rate, "samples a second, 1 to 20 (default 10)")
                 ->check(CLI::Range(1, 20))

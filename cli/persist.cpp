@@ -70,6 +70,7 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
     PersistOptions po;
     po.packetSteeringOverride = !o.noSteeringOverride;
     po.disableIrqbalance = o.disableIrqbalance;
+    po.banInIrqbalance = o.irqbalanceBan;
     std::string error;
     const auto plan = planPersist(in->first, a.snap, po, &error);
     if (!plan) {
@@ -82,7 +83,8 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
         const bool handled = ((c.kind == Conflict::Kind::PacketSteeringService ||
                                c.kind == Conflict::Kind::PacketSteeringForeign) &&
                               po.packetSteeringOverride) ||
-                             (c.kind == Conflict::Kind::Irqbalance && plan->disableIrqbalance);
+                             (c.kind == Conflict::Kind::Irqbalance &&
+                              (plan->disableIrqbalance || !plan->banIrqs.empty()));
         if (c.blocking && !handled)
             remaining.push_back(c);
     }
@@ -94,6 +96,10 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
         err << "coresteer-cli: " << error << "\n";
         return 2;
     }
+    if (rep->irqbalanceBanFailed) // the router said why (rep->messages)
+        for (const auto& c : plan->conflicts)
+            if (c.kind == Conflict::Kind::Irqbalance)
+                remaining.push_back(c);
     if (o.json) {
         auto j = persistJson(*rep);
         j["flavor"] = toString(plan->flavor);

@@ -25,7 +25,7 @@ namespace coresteer::cli {
 struct Options {
     std::string root, target, knownHosts, identity, sshConfig;
     bool json = false, acceptNew = false, noConfirm = false, noRevert = false;
-    bool noSteeringOverride = false, disableIrqbalance = false, csv = false;
+    bool noSteeringOverride = false, disableIrqbalance = false, irqbalanceBan = false, csv = false;
     int revertAfter = 60, rate = 10;
     double duration = 10;
     std::string record;

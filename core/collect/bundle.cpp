@@ -147,6 +147,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"proc/irq/#/affinity_hint", K::File, attr, false},
         {"proc/#/comm", K::File, attr, false},
         {"proc/#/status", K::File, attr, false, "comm", "napi/"}, // threaded NAPI: Cpus_allowed
+        {"proc/#/cmdline", K::File, attr, false, "comm", "irqbalance"}, // the IRQs it bans
         {"sys/devices/system/cpu/online", K::File, attr, true},
         {"sys/devices/system/cpu/possible", K::File, attr, false},
         {"sys/devices/system/cpu/present", K::File, attr, false},
@@ -181,6 +182,9 @@ const std::vector<CollectPattern>& collectionSpec() {
         // What else steers packets or moves IRQs, and what coresteer persisted (persist.h).
         {"etc/config/network", K::File, attr, false},
         {"etc/config/irqbalance", K::File, attr, false},
+        {"etc/default/irqbalance", K::File, attr, false},
+        {"lib/systemd/system/irqbalance.service", K::File, attr, false},
+        {"usr/lib/systemd/system/irqbalance.service", K::File, attr, false},
         {"etc/config/firewall", K::File, attr, false},
         {"etc/nftables.conf", K::File, attr, false},
         {"etc/init.d", K::Dir, 0, false},
@@ -193,6 +197,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"etc/systemd/system/multi-user.target.wants", K::Dir, 0, false},
         {"etc/sysupgrade.conf", K::File, attr, false},
         {"etc/coresteer/layout.json", K::File, 1u << 20, false},
+        {"etc/coresteer/irqbalance.banned", K::File, attr, false},
     };
     return spec;
 }

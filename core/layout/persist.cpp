@@ -180,7 +180,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     if (!irqs.empty())
         irqs.pop_back();
     s += "MARK=" + shellQuote(kPersistMarker) +
-         "\nSTEERING=" + shellQuote(context.steeringOverride) + "\n";
+         "\nSTEERING=" + shellQuote(context.steeringOverride) +
+         "\nBAN=" + (options.banInIrqbalance ? "1" : "") + "\n";
     s += "COVERED=" + shellQuote(covered) + "\nSOCK_FLOW=" +
          shellQuote(l.rpsSockFlowEntries ? std::to_string(*l.rpsSockFlowEntries) : "") +
          "\nQUEUES=" + shellQuote(queues) + "\nTHREADS=" + shellQuote(threads) +
@@ -188,6 +189,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
          "\n";
     s += router_scripts::kCommonSh;
     s += router_scripts::kStateDirSh;
+    if (options.banInIrqbalance)
+        s += router_scripts::kIrqbalanceBanSh;
     s += router_scripts::kRouterApplySh;
     return s;
 }
@@ -311,11 +314,37 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
     }
 
     p.conflicts = detectConflicts(snap);
+    // irqbalance: stopped, or left running with the layout's IRQs banned.
+    const bool irqbalance =
+        snap.system.irqbalanceRunning.value_or(false) || v.irqbalanceEnabled.value_or(false);
+    PersistOptions effective = options;
+    effective.banInIrqbalance = false;
+    if (options.disableIrqbalance && irqbalance) {
+        p.disableIrqbalance = true;
+        p.actions.push_back("Stops and disables irqbalance; unpersist enables it again.");
+    } else if (options.banInIrqbalance && !v.irqbalanceInstalled) {
+        p.actions.push_back("Bans nothing in irqbalance: it is not installed here.");
+    } else if (options.banInIrqbalance) {
+        for (const auto& t : p.layout.irqs)
+            if (const auto irq = names.find(t.irq))
+                p.banIrqs.push_back(*irq);
+        std::sort(p.banIrqs.begin(), p.banIrqs.end());
+        p.banIrqs.erase(std::unique(p.banIrqs.begin(), p.banIrqs.end()), p.banIrqs.end());
+        effective.banInIrqbalance = !p.banIrqs.empty();
+        if (!p.banIrqs.empty())
+            p.actions.push_back(
+                "Bans the layout's " + std::to_string(p.banIrqs.size()) + " IRQs in irqbalance (" +
+                (p.flavor == PersistPlan::Flavor::OpenWrt
+                     ? std::string("list banirq in /etc/config/irqbalance")
+                     : std::string("--banirq in a drop-in of irqbalance.service")) +
+                "): it goes on balancing the others. The apply script bans the numbers these "
+                "IRQs take after a reboot; unpersist lifts coresteer's bans.");
+    }
     const bool service = v.packetSteeringService;
     const bool foreign = v.platformOverride && !v.platformOverrideOurs;
     const bool override =
         p.flavor == PersistPlan::Flavor::OpenWrt && service && options.packetSteeringOverride;
-    addPersistFiles(p, routerScriptContext(p.layout, snap), options, override);
+    addPersistFiles(p, routerScriptContext(p.layout, snap), effective, override);
     if (!snap.system.isOpenWrt() && !v.sysupgradeConf)
         p.sysupgradeLines.clear(); // no sysupgrade here: nothing to keep across one
     if (override && foreign)
@@ -325,11 +354,6 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
     if (p.flavor == PersistPlan::Flavor::OpenWrt && service && !options.packetSteeringOverride)
         p.actions.push_back("Leaves OpenWrt's packet steering as it is: it rewrites RPS and "
                             "XPS on the next network reload.");
-    if (options.disableIrqbalance &&
-        (snap.system.irqbalanceRunning.value_or(false) || v.irqbalanceEnabled.value_or(false))) {
-        p.disableIrqbalance = true;
-        p.actions.push_back("Stops and disables irqbalance; unpersist enables it again.");
-    }
     return p;
 }
 
@@ -338,10 +362,16 @@ namespace {
 // The start of persist's and unpersist's scripts: the root, the token, the marker, the data,
 // then common.sh and persist-install.sh's functions.
 std::string prelude(const std::string& root, const std::string& token, const std::string& want,
-                    bool irqbalanceOff) {
+                    bool irqbalanceOff, const std::vector<std::uint32_t>& banIrqs) {
+    std::string ban;
+    for (const auto irq : banIrqs)
+        ban += (ban.empty() ? "" : " ") + std::to_string(irq);
     return rootAssignment(root) + "T='" + token + "'\nM=" + shellQuote(kPersistMarker) +
-           "\nWANT=" + shellQuote(want) + "\nIRQBALANCE=" + (irqbalanceOff ? "off" : "on") + "\n" +
-           std::string(router_scripts::kCommonSh) + std::string(router_scripts::kPersistInstallSh);
+           "\nWANT=" + shellQuote(want) + "\nIRQBALANCE=" + (irqbalanceOff ? "off" : "on") +
+           "\nBANIRQS='" + ban + "'\n" + std::string(router_scripts::kCommonSh) +
+           std::string(router_scripts::kStateDirSh) +
+           std::string(router_scripts::kIrqbalanceBanSh) +
+           std::string(router_scripts::kPersistInstallSh);
 }
 
 } // namespace
@@ -353,7 +383,8 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
     std::string want;
     for (const auto& l : plan.sysupgradeLines)
         want += l + "\n";
-    std::string s = prelude(root, ps.token, want, plan.disableIrqbalance) + "umask 022\n";
+    std::string s =
+        prelude(root, ps.token, want, plan.disableIrqbalance, plan.banIrqs) + "umask 022\n";
     // 1. Every new file under a temporary name; nothing of the old state is touched yet.
     for (const auto& f : plan.files) {
         if (f.symlink) {
@@ -376,6 +407,9 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
     s += "move_in\n";
     if (plan.disableIrqbalance)
         s += "stop_irqbalance\n";
+    if (!plan.banIrqs.empty())
+        s += "# shellcheck disable=SC2086 # the numbers\n"
+             "ban_irqs -x $BANIRQS || printf '%s N irqbalance\\n' \"$T\"\n";
     if (plan.flavor == PersistPlan::Flavor::Systemd)
         s += "reload_units udev\n";
     s += "printf '%s DONE\\n' \"$T\"\n";
@@ -386,7 +420,7 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
 PersistScript makeUnpersistScript(const std::string& root) {
     PersistScript ps;
     ps.token = randomToken("@@ps");
-    ps.script = prelude(root, ps.token, "", false) +
+    ps.script = prelude(root, ps.token, "", false, {}) +
                 "uninstall\nreload_units\nprintf '%s DONE\\n' \"$T\"\n";
     return ps;
 }
@@ -416,6 +450,8 @@ std::optional<PersistReport> parsePersistOutput(const std::string& out, const st
             rep.sysupgradeAdded.push_back(arg);
         else if (kind == "U")
             rep.sysupgradeRestored = true;
+        else if (kind == "N" && arg == "irqbalance")
+            rep.irqbalanceBanFailed = true;
         else if (kind == "I")
             rep.messages.push_back(text::printable(arg, 300));
     }

@@ -30,6 +30,7 @@
 #include "core/layout/resolve.h"
 #include "core/model/conflicts.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ struct PersistOptions {
     bool packetSteeringOverride = true;
     // Stop and disable irqbalance (re-enabled by unpersist). Only on the live root ("/").
     bool disableIrqbalance = false;
+    // Or leave it running and ban the IRQs the layout pins in it (OpenWrt: "list banirq" in
+    // /etc/config/irqbalance; systemd: a drop-in adding --banirq=N), so that it balances only
+    // the others; the persisted apply script bans the numbers an IRQ takes at a later boot,
+    // and unpersist lifts coresteer's bans.
+    bool banInIrqbalance = false;
     // Seconds the router apply script keeps looking for IRQs and queues that are not there yet.
     int waitSeconds = 30;
 };
@@ -65,8 +71,9 @@ struct PersistPlan {
     std::vector<PersistFile> files;
     std::vector<std::string> sysupgradeLines; // OpenWrt: what /etc/sysupgrade.conf must keep
     bool disableIrqbalance = false;
-    std::vector<Conflict> conflicts;  // found on the router
-    std::vector<std::string> actions; // what persist does about them, one sentence each
+    std::vector<std::uint32_t> banIrqs; // the IRQs banned in irqbalance (banInIrqbalance)
+    std::vector<Conflict> conflicts;    // found on the router
+    std::vector<std::string> actions;   // what persist does about them, one sentence each
 };
 const char* toString(PersistPlan::Flavor f);
 
@@ -135,6 +142,7 @@ struct PersistReport {
     bool sysupgradeRestored = false;
     bool unchanged = false;            // onlyIfChanged, and everything was already in place
     std::vector<std::string> messages; // from commands the script ran (systemctl, init scripts)
+    bool irqbalanceBanFailed = false;  // asked to ban IRQs in irqbalance, and could not
 };
 std::optional<PersistReport> parsePersistOutput(const std::string& out, const std::string& token,
                                                 std::string* error);

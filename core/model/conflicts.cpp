@@ -113,15 +113,41 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
     const bool running = snap.system.irqbalanceRunning.value_or(false);
     const bool enabled = v.irqbalanceEnabled.value_or(false);
     if (running || enabled) {
-        const std::string how = snap.system.isOpenWrt() || !v.systemd
-                                    ? "/etc/init.d/irqbalance stop; /etc/init.d/irqbalance disable"
-                                    : "systemctl disable --now irqbalance";
-        out.push_back({Conflict::Kind::Irqbalance, true,
-                       std::string("irqbalance is ") + (running && enabled ? "running and enabled"
-                                                        : running          ? "running"
-                                                                           : "enabled at boot"),
-                       "irqbalance moves IRQs between cores every 10 s and undoes any layout.",
-                       "Stop and disable it (persist --disable-irqbalance, or " + how + ")."});
+        const std::string state = running && enabled ? "running and enabled"
+                                  : running          ? "running"
+                                                     : "enabled at boot";
+        const auto& bans = v.irqbalance;
+        if (!bans.coresteer.empty()) {
+            // coresteer's persist banned its layout's IRQs: irqbalance balances the others.
+            out.push_back({Conflict::Kind::Irqbalance, false,
+                           "irqbalance is " + state + ", with the " +
+                               std::to_string(bans.coresteer.size()) +
+                               " IRQs of coresteer's layout banned",
+                           "irqbalance leaves the IRQs of coresteer's layout where the layout "
+                           "puts them and moves the others every 10 s.",
+                           "Nothing to do; unpersist lifts the bans."});
+        } else {
+            const std::string how =
+                snap.system.isOpenWrt() || !v.systemd
+                    ? "/etc/init.d/irqbalance stop; /etc/init.d/irqbalance disable"
+                    : "systemctl disable --now irqbalance";
+            std::string leaves;
+            const auto all = bans.all();
+            for (std::size_t i = 0; i < all.size() && i < 8; ++i)
+                leaves += (i ? ", " : "") + std::to_string(all[i]);
+            if (all.size() > 8)
+                leaves += " and " + std::to_string(all.size() - 8) + " more";
+            out.push_back(
+                {Conflict::Kind::Irqbalance, true, "irqbalance is " + state,
+                 "irqbalance moves IRQs between cores every 10 s and undoes any layout" +
+                     (leaves.empty() ? std::string(".")
+                                     : " (it leaves alone only the IRQs banned in its "
+                                       "configuration: " +
+                                           leaves + ")."),
+                 "Ban the layout's IRQs in it and let it balance the rest (persist "
+                 "--irqbalance-ban), or stop and disable it (persist --disable-irqbalance, or " +
+                     how + ")."});
+        }
     }
     return out;
 }

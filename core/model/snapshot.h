@@ -38,6 +38,15 @@ struct Services {
     std::vector<std::string> netHotplug;   // names in /etc/hotplug.d/net, sorted
     std::optional<bool> irqbalanceEnabled; // rc.d link, UCI option or systemd wants link
     bool irqbalanceInstalled = false;
+    // The IRQs irqbalance leaves alone: banned by the owner (OpenWrt: "list banirq" in
+    // /etc/config/irqbalance; elsewhere --banirq or -i in IRQBALANCE_ARGS of
+    // /etc/default/irqbalance; and what the running daemon was started with), and by
+    // coresteer's persist (/etc/coresteer/irqbalance.banned). Sorted, each once.
+    struct IrqbalanceBans {
+        std::vector<std::uint32_t> owner, coresteer;
+        std::string bannedCpus; // banned_cpulist, IRQBALANCE_BANNED_CPULIST, as written
+        std::vector<std::uint32_t> all() const;
+    } irqbalance;
     bool systemd = false; // /run/systemd/system exists: systemd is PID 1
     // /etc/hotplug.d and something that runs it on device events (/sbin/hotplug-call, or
     // procd): OpenWrt, and Buildroot and vendor BusyBox firmwares built the same way.

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace coresteer::detail {
 
@@ -17,6 +18,11 @@ SystemInfo readSystemInfo(BundleReader& r);
 // "packet_steering"); the last one wins, as in uci. nullopt when unset.
 std::optional<std::string> uciOption(std::string_view data, std::string_view sectionType,
                                      std::string_view option);
+// Every value of `keyword` ("option", "list") `name` in the sections of type `sectionType`.
+std::vector<std::string> uciValues(std::string_view data, std::string_view sectionType,
+                                   std::string_view keyword, std::string_view name);
+// What irqbalance is told to leave alone (snapshot_irqbalance.cpp).
+Services::IrqbalanceBans readIrqbalance(BundleReader& r);
 Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);
 void readNetwork(BundleReader& r, Snapshot& snap);
 

@@ -136,15 +136,15 @@ std::map<std::string, std::string> parseShellAssignments(std::string_view data, 
     return out;
 }
 
-std::optional<std::string> uciOption(std::string_view data, std::string_view sectionType,
-                                     std::string_view option) {
+std::vector<std::string> uciValues(std::string_view data, std::string_view sectionType,
+                                   std::string_view keyword, std::string_view name) {
     auto unquote = [](std::string_view v) {
         v = text::trim(v);
         if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front())
             v = v.substr(1, v.size() - 2);
         return std::string(v);
     };
-    std::optional<std::string> found;
+    std::vector<std::string> found;
     bool inSection = false;
     text::LineReader lines(data);
     std::string_view line;
@@ -157,11 +157,19 @@ std::optional<std::string> uciOption(std::string_view data, std::string_view sec
             std::string_view type;
             tz.next(type);
             inSection = unquote(type) == sectionType;
-        } else if (kw == "option" && inSection && tz.next(key) && unquote(key) == option) {
-            found = unquote(tz.rest()); // the last one wins, as in uci
+        } else if (kw == keyword && inSection && tz.next(key) && unquote(key) == name) {
+            found.push_back(unquote(tz.rest()));
         }
     }
     return found;
+}
+
+std::optional<std::string> uciOption(std::string_view data, std::string_view sectionType,
+                                     std::string_view option) {
+    auto all = uciValues(data, sectionType, "option", option);
+    if (all.empty())
+        return std::nullopt;
+    return std::move(all.back()); // the last one wins, as in uci
 }
 
 namespace {
@@ -236,6 +244,7 @@ Services readServices(BundleReader& r) {
     for (const auto& n : b.list("etc/rc.d"))
         if (n.size() > 3 && n[0] == 'S' && n.substr(3) == "irqbalance")
             v.irqbalanceEnabled = true;
+    v.irqbalance = readIrqbalance(r);
     if (auto t = r.text("etc/config/irqbalance")) {
         v.irqbalanceInstalled = true;
         if (const auto e = uciOption(*t, "irqbalance", "enabled"); e && *e == "0")
@@ -243,6 +252,9 @@ Services readServices(BundleReader& r) {
         else if (!v.irqbalanceEnabled)
             v.irqbalanceEnabled = false;
     }
+    if (b.file("lib/systemd/system/irqbalance.service") ||
+        b.file("usr/lib/systemd/system/irqbalance.service"))
+        v.irqbalanceInstalled = true;
     if (listed(b, "etc/systemd/system/multi-user.target.wants", "irqbalance.service")) {
         v.irqbalanceInstalled = true;
         v.irqbalanceEnabled = true;

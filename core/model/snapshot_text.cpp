@@ -40,9 +40,11 @@ std::string toText(const Snapshot& snap) {
     else if (!s.distribution.empty())
         o << "  system        " << s.distribution << "\n";
     o << "  irqbalance    "
-      << (!s.irqbalanceRunning   ? "unknown"
-          : *s.irqbalanceRunning ? "RUNNING (it will undo manual masks)"
-                                 : "not running")
+      << (!s.irqbalanceRunning ? "unknown"
+          : *s.irqbalanceRunning
+              ? (s.services.irqbalance.coresteer.empty() ? "RUNNING (it will undo manual masks)"
+                                                         : "running, the layout's IRQs banned")
+              : "not running")
       << "\n";
     if (!s.services.persistedLayout.empty())
         o << "  persisted     a coresteer layout (/etc/coresteer/layout.json)\n";

@@ -12,6 +12,9 @@
 #   THREADS    "interface<TAB>napi|usecs<TAB>value": NAPI threads' CPUs, rx-usecs (live root only)
 #   MARK       the text every file coresteer writes carries
 #   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
+#   BAN        "1": irqbalance leaves the IRQs this script pins alone (irqbalance-ban.sh, which
+#              then follows state-dir.sh): IRQ numbers can change at boot, and the new ones are
+#              banned as they are found
 # Environment, as procd and udev set it: ACTION (only "add" applies), INTERFACE (a covered one,
 # or none for all); CORESTEER_WAIT overrides WAIT; CORESTEER_FOREGROUND=1 waits in the
 # foreground (systemd); CORESTEER_KEEP names a file that gets "key<TAB>old value" before each
@@ -20,6 +23,7 @@
 # (logger), or to stderr under a root prefix or with CORESTEER_KEEP. Exit status 0.
 
 logged=
+pinned=
 log() {
     if [ -n "$R" ] || [ -n "${CORESTEER_KEEP:-}" ] || ! command -v logger >/dev/null 2>&1; then
         printf 'coresteer: %s\n' "$*" >&2
@@ -141,7 +145,10 @@ apply_all() {
         found=$(printf '%s\n' "$IRQS" | awk "$FIND_IRQS" - "$R/proc/interrupts" 2>/dev/null)
         while IFS="$TAB" read -r s n v; do
             case $s in
-            ok) put "proc/irq/$n/smp_affinity" "$v" ;;
+            ok)
+                put "proc/irq/$n/smp_affinity" "$v"
+                case " $pinned " in *" $n "*) ;; *) pinned="$pinned $n" ;; esac
+                ;;
             missing) missing=$((missing + 1)) ;;
             esac
         done <<EOF
@@ -150,6 +157,12 @@ EOF
     fi
     each_line "$QUEUES" q
     each_line "$THREADS" thread
+}
+# ban: irqbalance leaves alone every IRQ pinned so far (what it has not banned yet), where asked.
+ib_say() { log "$*"; }
+ban() {
+    # shellcheck disable=SC2086 # the numbers
+    [ "${BAN:-}" != 1 ] || [ -z "$pinned" ] || [ -n "${CORESTEER_DRY:-}" ] || ban_irqs $pinned
 }
 # ensure_steering: coresteer's platform packet-steering script back in place where a firmware
 # upgrade took it away (sysupgrade keeps /etc, not /usr): the new image's own board script, if
@@ -183,6 +196,7 @@ if [ -n "${INTERFACE:-}" ] && ! covered "$INTERFACE"; then
     exit 0
 fi
 apply_all
+ban
 wait_s=${CORESTEER_WAIT:-$WAIT}
 if [ "$missing" -gt 0 ] && [ "$wait_s" -gt 0 ]; then
     # Drivers request their IRQs, and some create queues, only when the interface comes up,
@@ -198,6 +212,7 @@ if [ "$missing" -gt 0 ] && [ "$wait_s" -gt 0 ]; then
                 apply_all
                 [ "$missing" -eq 0 ] && break
             done
+            ban
             [ "$missing" -eq 0 ] || log "$missing IRQs or queues of the layout did not appear within $wait_s s"
             rmdir "$lock" 2>/dev/null
         }

@@ -31,6 +31,9 @@ extern const std::string_view kFleetPersistSh;
 // the awk that finds IRQs by action name and rank in /proc/interrupts.
 extern const std::string_view kRouterApplySh;
 extern const std::string_view kFindIrqsAwk;
+// After kCommonSh and kStateDirSh: ban_irqs, banned_as and unban_irqs, irqbalance's bans of the
+// IRQs the layout pins (persist's scripts and the persisted apply script).
+extern const std::string_view kIrqbalanceBanSh;
 // persist and unpersist: uninstall, stage, link, unchanged, keep_sysupgrade, move_in, ...
 extern const std::string_view kPersistInstallSh;
 // OpenWrt's platform packet-steering script as persist installs it (after BOARD and HOOK): the

@@ -46,7 +46,7 @@ state_dir() {
         return 1
     fi
     # coresteer never makes a link here: one that is here was planted.
-    for f in $STATE_FILES lock.d persist.wait steering; do
+    for f in $STATE_FILES lock.d persist.wait steering irqbalance; do
         if [ -L "$D/$f" ]; then
             say "$D/$f is a link: refusing to use it (remove it as root)"
             return 1

@@ -6,6 +6,7 @@
 
 #include "core/model/conflicts.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -69,7 +70,8 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
       m_scriptView(codeView()), m_filesView(codeView()),
       m_apply(new QPushButton(tr("&Apply at runtime"))), m_keep(new QPushButton(tr("&Keep"))),
       m_revert(new QPushButton(tr("&Revert now"))),
-      m_persist(new QPushButton(tr("Make &persistent"))), m_close(new QPushButton(tr("Close"))) {
+      m_persist(new QPushButton(tr("Make &persistent"))), m_close(new QPushButton(tr("Close"))),
+      m_irqbalance(new QComboBox) {
     setWindowTitle(tr("Apply to %1").arg(connection->spec().label));
     resize(900, 620);
     const std::string root = connection->spec().root.toStdString();
@@ -77,9 +79,23 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
     m_resolution = resolve(changes, *m_snap);
     m_writes = changedWrites(m_resolution);
     m_script = makeApplyScript(m_writes, root, {revertSeconds, true});
-    std::string error;
-    m_plan = planPersist(full, *m_snap, {}, &error);
-    m_planError = qs(error);
+    m_full = full;
+    m_irqbalance->addItem(tr("irqbalance: leave it as it is"),
+                          static_cast<int>(IrqbalanceChoice::Leave));
+    m_irqbalance->addItem(tr("irqbalance: ban the layout's IRQs, let it balance the rest"),
+                          static_cast<int>(IrqbalanceChoice::Ban));
+    m_irqbalance->addItem(tr("irqbalance: stop and disable it"),
+                          static_cast<int>(IrqbalanceChoice::Disable));
+    m_irqbalance->setToolTip(
+        tr("irqbalance moves IRQs every 10 s and undoes a layout, except the IRQs banned in its "
+           "configuration. Making the layout persistent can ban the layout's IRQs in it (list "
+           "banirq in /etc/config/irqbalance, or --banirq in a drop-in of its systemd unit), or "
+           "stop and disable it. Removing the persistent files undoes either."));
+    const auto& sys = m_snap->system;
+    const bool irqbalance =
+        sys.irqbalanceRunning.value_or(false) || sys.services.irqbalanceEnabled.value_or(false);
+    m_irqbalance->setVisible(irqbalance);
+    setIrqbalanceChoice(irqbalance ? IrqbalanceChoice::Ban : IrqbalanceChoice::Leave);
 
     m_changes->setHeaderLabels({tr("Target"), tr("Now"), tr("After"), tr("Outcome"), tr("Why")});
     m_changes->setRootIsDecorated(false);
@@ -97,9 +113,7 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
     }
     m_changes->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_scriptView->setPlainText(qs(m_script.script));
-    m_filesView->setPlainText(m_plan
-                                  ? persistPreview(*m_plan, root)
-                                  : tr("Nothing can be made persistent here: %1").arg(m_planError));
+    planPersistence();
     m_tabs->addTab(m_changes, tr("Changes (%1)").arg(m_writes.size()));
     m_tabs->addTab(m_scriptView, tr("Script run now"));
     m_tabs->addTab(m_filesView, tr("Persistent files"));
@@ -129,6 +143,7 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
     buttons->addWidget(m_keep);
     buttons->addWidget(m_revert);
     buttons->addWidget(m_persist);
+    buttons->addWidget(m_irqbalance);
     buttons->addStretch(1);
     buttons->addWidget(m_close);
     auto* box = new QVBoxLayout(this);
@@ -159,6 +174,10 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
         m_conn->persist(makePersistScript(*m_plan, m_conn->spec().root.toStdString()));
     });
     connect(m_close, &QPushButton::clicked, this, &ApplyDialog::reject);
+    connect(m_irqbalance, &QComboBox::currentIndexChanged, this, [this] {
+        planPersistence();
+        setStage(m_stage, m_status->text());
+    });
     connect(m_timer, &QTimer::timeout, this, &ApplyDialog::tick);
     connect(m_conn, &Connection::applied, this, &ApplyDialog::onApplied);
     connect(m_conn, &Connection::settled, this, &ApplyDialog::onSettled);
@@ -173,6 +192,23 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
         setStage(Stage::Kept, tr("Nothing changes at runtime: the router has these values."));
     else
         setStage(Stage::Review, tr("Review the changes, the script and the files, then apply."));
+}
+
+void ApplyDialog::planPersistence() {
+    PersistOptions options;
+    const auto choice = static_cast<IrqbalanceChoice>(m_irqbalance->currentData().toInt());
+    options.banInIrqbalance = choice == IrqbalanceChoice::Ban;
+    options.disableIrqbalance = choice == IrqbalanceChoice::Disable;
+    std::string error;
+    m_plan = planPersist(m_full, *m_snap, options, &error);
+    m_planError = qs(error);
+    m_filesView->setPlainText(m_plan
+                                  ? persistPreview(*m_plan, m_conn->spec().root.toStdString())
+                                  : tr("Nothing can be made persistent here: %1").arg(m_planError));
+}
+
+void ApplyDialog::setIrqbalanceChoice(IrqbalanceChoice c) {
+    m_irqbalance->setCurrentIndex(m_irqbalance->findData(static_cast<int>(c)));
 }
 
 int ApplyDialog::secondsLeft() const {

@@ -20,6 +20,7 @@
 
 #include <optional>
 
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -62,6 +63,11 @@ public:
     QTreeWidget* changesView() const { return m_changes; }
     QPlainTextEdit* scriptView() const { return m_scriptView; }
     QPlainTextEdit* filesView() const { return m_filesView; }
+    // What persist does about irqbalance, where it runs or is enabled (hidden elsewhere):
+    // leave it, ban the layout's IRQs in it (the default), or stop and disable it.
+    enum class IrqbalanceChoice { Leave, Ban, Disable };
+    QComboBox* irqbalanceBox() const { return m_irqbalance; }
+    void setIrqbalanceChoice(IrqbalanceChoice c);
 
 Q_SIGNALS:
     void outcome(coresteer::ui::ApplyReportPtr report);
@@ -78,12 +84,15 @@ private:
     void onPersisted(quint64 id, PersistReportPtr report);
     void onFailed(quint64 id, const QString& what, const QString& message);
     void tick();
+    // The persist plan for the layout and the irqbalance choice, and its preview.
+    void planPersistence();
 
     Connection* m_conn;
     SnapshotPtr m_snap;
     layout::Resolution m_resolution;
     std::vector<layout::Write> m_writes;
     layout::ApplyScript m_script;
+    layout::Layout m_full;
     std::optional<layout::PersistPlan> m_plan;
     QString m_planError;
     int m_revertSeconds;
@@ -101,6 +110,7 @@ private:
     QPushButton* m_revert;
     QPushButton* m_persist;
     QPushButton* m_close;
+    QComboBox* m_irqbalance;
 };
 
 } // namespace coresteer::ui

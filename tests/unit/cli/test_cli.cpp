@@ -72,6 +72,11 @@ TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_NE(cli({"apply", "--root", "/", "--no-confirm", "--no-revert", "l.json"})
                   .err.find("--no-confirm excludes --no-revert"),
               std::string::npos);
+    const auto both =
+        cli({"persist", "--root", "/", "--irqbalance-ban", "--disable-irqbalance", "l.json"});
+    EXPECT_EQ(both.code, 2);
+    EXPECT_NE(both.err.find("--disable-irqbalance excludes --irqbalance-ban"), std::string::npos)
+        << both.err;
     EXPECT_NE(cli({"snapshot", "--help"}).out.find("Usage: coresteer-cli snapshot"),
               std::string::npos);
     EXPECT_EQ(cli({"--version"}).out.rfind("coresteer-cli 0.", 0), 0u);

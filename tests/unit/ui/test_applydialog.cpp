@@ -23,6 +23,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QImage>
 #include <QMenuBar>
@@ -78,4 +79,45 @@ TEST(ApplyDialog, ShowsTheDiffTheScriptAndThePersistentFiles) {
     expectNotBlank(w.grab().toImage(), QStringLiteral(CORESTEER_SCREENSHOT_DIR "/main-demo.png"));
     expectNotBlank(d->grab().toImage(),
                    QStringLiteral(CORESTEER_SCREENSHOT_DIR "/apply-dialog.png"));
+}
+
+// A router where irqbalance runs: persistence bans the layout's IRQs in it by default, and the
+// choice beside the button changes what the files would do. Where it does not run, no choice.
+TEST(ApplyDialog, OffersToBanTheLayoutsIrqsInIrqbalance) {
+    const auto root = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-irqbalance" / "root";
+    copyBoard("bpi-r4", root); // its process list has irqbalance running
+    std::filesystem::create_directories(root / "etc/config");
+    std::ofstream(root / "etc/config/irqbalance")
+        << "config irqbalance 'irqbalance'\n\toption enabled '1'\n";
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString(root.string()));
+    ASSERT_TRUE(shown.wait(20000)) << w.lastError().toStdString();
+    w.recommend();
+    auto* d = w.openApplyDialog();
+    ASSERT_TRUE(d);
+    EXPECT_FALSE(d->irqbalanceBox()->isHidden());
+    ASSERT_TRUE(d->persistPlan());
+    EXPECT_FALSE(d->persistPlan()->banIrqs.empty());
+    EXPECT_TRUE(d->filesView()->toPlainText().contains(QStringLiteral("IRQs in irqbalance")));
+    d->setIrqbalanceChoice(ApplyDialog::IrqbalanceChoice::Disable);
+    ASSERT_TRUE(d->persistPlan());
+    EXPECT_TRUE(d->persistPlan()->banIrqs.empty());
+    EXPECT_TRUE(d->persistPlan()->disableIrqbalance);
+    EXPECT_TRUE(d->filesView()->toPlainText().contains(QStringLiteral("Stops and disables")));
+    d->setIrqbalanceChoice(ApplyDialog::IrqbalanceChoice::Leave);
+    EXPECT_FALSE(d->persistPlan()->disableIrqbalance);
+    EXPECT_TRUE(d->persistPlan()->banIrqs.empty());
+    d->close();
+
+    MainWindow demo;
+    QSignalSpy demoShown(&demo, &MainWindow::snapshotShown);
+    demo.openDemo();
+    ASSERT_TRUE(demoShown.wait(10000));
+    demo.recommend();
+    auto* plain = demo.openApplyDialog();
+    ASSERT_TRUE(plain);
+    EXPECT_TRUE(plain->irqbalanceBox()->isHidden());
+    ASSERT_TRUE(plain->persistPlan());
+    EXPECT_TRUE(plain->persistPlan()->banIrqs.empty());
 }
