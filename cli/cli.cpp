@@ -169,6 +169,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                         "leave irqbalance running with the layout's IRQs banned in it, so that "
                         "it balances only the others (unpersist lifts the bans)")
                 ->excludes(disable);
+            c->add_flag("--override-boot-scripts", o.overrideBootScripts,
+                        "disable the init scripts that rewrite masks at boot, after the hotplug "
+                        "script, and apply the layout again after /etc/rc.local (unpersist undoes "
+                        "both)");
         } else if (name == "monitor") {
             c->add_option("--rate", o.rate, "samples a second, 1 to 20 (default 10)")
                 ->check(CLI::Range(1, 20))

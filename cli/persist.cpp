@@ -60,6 +60,21 @@ nlohmann::json persistJson(const PersistReport& rep) {
             {"messages", rep.messages}};
 }
 
+namespace {
+
+// A boot script's conflict that the plan takes care of: its init script disabled, or rc.local
+// followed by the layout.
+bool bootScriptHandled(const Conflict& c, const PersistPlan& plan) {
+    if (text::startsWith(c.title, "/etc/rc.local "))
+        return plan.followRcLocal;
+    for (const auto& n : plan.bootScriptsOff)
+        if (text::startsWith(c.title, "/etc/init.d/" + n + " "))
+            return true;
+    return false;
+}
+
+} // namespace
+
 int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.positional.size() != 1)
         return usageError(err, "persist needs TARGET and one LAYOUT file");
@@ -71,6 +86,7 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
     po.packetSteeringOverride = !o.noSteeringOverride;
     po.disableIrqbalance = o.disableIrqbalance;
     po.banInIrqbalance = o.irqbalanceBan;
+    po.overrideBootScripts = o.overrideBootScripts;
     std::string error;
     const auto plan = planPersist(in->first, a.snap, po, &error);
     if (!plan) {
@@ -84,7 +100,8 @@ int persistCommand(const Options& o, std::ostream& out, std::ostream& err) {
                                c.kind == Conflict::Kind::PacketSteeringForeign) &&
                               po.packetSteeringOverride) ||
                              (c.kind == Conflict::Kind::Irqbalance &&
-                              (plan->disableIrqbalance || !plan->banIrqs.empty()));
+                              (plan->disableIrqbalance || !plan->banIrqs.empty())) ||
+                             (c.kind == Conflict::Kind::BootScript && bootScriptHandled(c, *plan));
         if (c.blocking && !handled)
             remaining.push_back(c);
     }

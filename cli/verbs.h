@@ -26,6 +26,7 @@ struct Options {
     std::string root, target, knownHosts, identity, sshConfig;
     bool json = false, acceptNew = false, noConfirm = false, noRevert = false;
     bool noSteeringOverride = false, disableIrqbalance = false, irqbalanceBan = false, csv = false;
+    bool overrideBootScripts = false;
     int revertAfter = 60, rate = 10;
     double duration = 10;
     std::string record;

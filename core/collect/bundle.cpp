@@ -188,6 +188,8 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"etc/config/firewall", K::File, attr, false},
         {"etc/nftables.conf", K::File, attr, false},
         {"etc/init.d", K::Dir, 0, false},
+        {"etc/init.d/*", K::File, attr, false}, // boot scripts that write masks
+        {"etc/rc.local", K::File, attr, false},
         {"etc/rc.d", K::Dir, 0, false},
         {"etc/hotplug.d", K::Dir, 0, false},
         {"etc/hotplug.d/net", K::Dir, 0, false},
@@ -198,6 +200,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"etc/sysupgrade.conf", K::File, attr, false},
         {"etc/coresteer/layout.json", K::File, 1u << 20, false},
         {"etc/coresteer/irqbalance.banned", K::File, attr, false},
+        {"etc/coresteer/boot-links", K::File, attr, false},
     };
     return spec;
 }

@@ -78,7 +78,8 @@ std::string systemdUnit(const std::string& board, bool perInterface) {
              "ExecStart=/bin/sh /etc/coresteer/apply.sh\n";
     } else {
         u += "Description=coresteer: IRQ and queue layout\n"
-             "After=network.target\n\n"
+             // After rc.local, which may write masks of its own.
+             "After=network.target rc-local.service\n\n"
              "[Service]\nType=oneshot\nRemainAfterExit=yes\n"
              "Environment=\"CORESTEER_FOREGROUND=1\"\n"
              "ExecStart=/bin/sh /etc/coresteer/apply.sh\n\n"
@@ -253,6 +254,33 @@ void addPersistFiles(PersistPlan& p, const RouterScriptContext& context,
              0644});
 }
 
+namespace {
+
+// What persist does about the boot scripts that rewrite masks after the hotplug script.
+void planBootScripts(PersistPlan& p, const Services& v) {
+    for (const auto& s : v.maskScripts) {
+        if (!s.enabled && !s.coresteerDisabled) // kept disabled by a persist before this one
+            continue;
+        if (s.service.empty()) {
+            if (p.flavor == PersistPlan::Flavor::OpenWrt) {
+                p.followRcLocal = true;
+                p.actions.push_back("Adds one line at the end of /etc/rc.local that applies the "
+                                    "layout again after its own writes (" +
+                                    s.whereText() + "); unpersist takes it out.");
+            } // systemd: coresteer-apply.service runs after rc-local.service
+        } else if (p.flavor == PersistPlan::Flavor::OpenWrt && plainName(s.service) &&
+                   s.service.front() != '.') {
+            p.bootScriptsOff.push_back(s.service);
+            p.actions.push_back("Disables " + s.path + " at boot (" + s.whereText() +
+                                "); unpersist enables it again.");
+        } else {
+            p.actions.push_back("Leaves " + s.path + " as it is: disable it by hand.");
+        }
+    }
+}
+
+} // namespace
+
 std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& snap,
                                        const PersistOptions& options, std::string* error) {
     PersistPlan p;
@@ -340,6 +368,8 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
                 "): it goes on balancing the others. The apply script bans the numbers these "
                 "IRQs take after a reboot; unpersist lifts coresteer's bans.");
     }
+    if (options.overrideBootScripts)
+        planBootScripts(p, v);
     const bool service = v.packetSteeringService;
     const bool foreign = v.platformOverride && !v.platformOverrideOurs;
     const bool override =
@@ -362,14 +392,20 @@ namespace {
 // The start of persist's and unpersist's scripts: the root, the token, the marker, the data,
 // then common.sh and persist-install.sh's functions.
 std::string prelude(const std::string& root, const std::string& token, const std::string& want,
-                    bool irqbalanceOff, const std::vector<std::uint32_t>& banIrqs) {
-    std::string ban;
-    for (const auto irq : banIrqs)
-        ban += (ban.empty() ? "" : " ") + std::to_string(irq);
+                    const PersistPlan* plan) {
+    std::string ban, bootOff;
+    const bool irqbalanceOff = plan && plan->disableIrqbalance;
+    if (plan) {
+        for (const auto irq : plan->banIrqs)
+            ban += (ban.empty() ? "" : " ") + std::to_string(irq);
+        for (const auto& n : plan->bootScriptsOff)
+            bootOff += (bootOff.empty() ? "" : " ") + n;
+    }
     return rootAssignment(root) + "T='" + token + "'\nM=" + shellQuote(kPersistMarker) +
            "\nWANT=" + shellQuote(want) + "\nIRQBALANCE=" + (irqbalanceOff ? "off" : "on") +
-           "\nBANIRQS='" + ban + "'\n" + std::string(router_scripts::kCommonSh) +
-           std::string(router_scripts::kStateDirSh) +
+           "\nBANIRQS='" + ban + "'\nBOOTOFF=" + shellQuote(bootOff) +
+           "\nRCLOCAL=" + (plan && plan->followRcLocal ? "1" : "") + "\n" +
+           std::string(router_scripts::kCommonSh) + std::string(router_scripts::kStateDirSh) +
            std::string(router_scripts::kIrqbalanceBanSh) +
            std::string(router_scripts::kPersistInstallSh);
 }
@@ -383,8 +419,7 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
     std::string want;
     for (const auto& l : plan.sysupgradeLines)
         want += l + "\n";
-    std::string s =
-        prelude(root, ps.token, want, plan.disableIrqbalance, plan.banIrqs) + "umask 022\n";
+    std::string s = prelude(root, ps.token, want, &plan) + "umask 022\n";
     // 1. Every new file under a temporary name; nothing of the old state is touched yet.
     for (const auto& f : plan.files) {
         if (f.symlink) {
@@ -407,6 +442,10 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
     s += "move_in\n";
     if (plan.disableIrqbalance)
         s += "stop_irqbalance\n";
+    if (!plan.bootScriptsOff.empty())
+        s += "# shellcheck disable=SC2086 # the names\ndisable_boot $BOOTOFF\n";
+    if (plan.followRcLocal)
+        s += "after_rc_local\n";
     if (!plan.banIrqs.empty())
         s += "# shellcheck disable=SC2086 # the numbers\n"
              "ban_irqs -x $BANIRQS || printf '%s N irqbalance\\n' \"$T\"\n";
@@ -420,7 +459,7 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
 PersistScript makeUnpersistScript(const std::string& root) {
     PersistScript ps;
     ps.token = randomToken("@@ps");
-    ps.script = prelude(root, ps.token, "", false, {}) +
+    ps.script = prelude(root, ps.token, "", nullptr) +
                 "uninstall\nreload_units\nprintf '%s DONE\\n' \"$T\"\n";
     return ps;
 }

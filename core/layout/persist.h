@@ -52,6 +52,10 @@ struct PersistOptions {
     // the others; the persisted apply script bans the numbers an IRQ takes at a later boot,
     // and unpersist lifts coresteer's bans.
     bool banInIrqbalance = false;
+    // Boot scripts that rewrite masks after the hotplug script (Services::maskScripts): OpenWrt's
+    // init scripts are disabled (their /etc/rc.d links go; unpersist puts them back), and
+    // /etc/rc.local gets one line at its end that applies the layout again.
+    bool overrideBootScripts = false;
     // Seconds the router apply script keeps looking for IRQs and queues that are not there yet.
     int waitSeconds = 30;
 };
@@ -71,9 +75,11 @@ struct PersistPlan {
     std::vector<PersistFile> files;
     std::vector<std::string> sysupgradeLines; // OpenWrt: what /etc/sysupgrade.conf must keep
     bool disableIrqbalance = false;
-    std::vector<std::uint32_t> banIrqs; // the IRQs banned in irqbalance (banInIrqbalance)
-    std::vector<Conflict> conflicts;    // found on the router
-    std::vector<std::string> actions;   // what persist does about them, one sentence each
+    std::vector<std::uint32_t> banIrqs;      // the IRQs banned in irqbalance (banInIrqbalance)
+    std::vector<std::string> bootScriptsOff; // init scripts disabled (overrideBootScripts)
+    bool followRcLocal = false;              // rc.local ends with the layout again
+    std::vector<Conflict> conflicts;         // found on the router
+    std::vector<std::string> actions;        // what persist does about them, one sentence each
 };
 const char* toString(PersistPlan::Flavor f);
 

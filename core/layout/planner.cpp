@@ -72,6 +72,13 @@ public:
         if (m_snap.system.irqbalanceRunning.value_or(false))
             m_layout.notes.push_back("irqbalance is running and will move these IRQs again within "
                                      "seconds; stop and disable it before applying.");
+        for (const auto& s : m_snap.system.services.maskScripts)
+            if (s.enabled && !s.coresteerAfter)
+                m_layout.notes.push_back(
+                    s.path + " writes masks at boot, after coresteer's hotplug script (" +
+                    s.whereText() +
+                    "): it undoes this layout at every boot unless persist overrides it "
+                    "(--override-boot-scripts, or the apply dialog's choice).");
         if (const auto& o = m_snap.system.services.offloading; o.software)
             m_layout.notes.push_back(
                 std::string(o.hardware ? "Hardware" : "Software") + " flow offloading is on (" +

@@ -35,6 +35,8 @@ const char* toString(Conflict::Kind k) {
         return "board_hotplug";
     case Conflict::Kind::FlowOffloading:
         return "flow_offloading";
+    case Conflict::Kind::BootScript:
+        return "boot_script";
     case Conflict::Kind::Irqbalance:
         break;
     }
@@ -109,6 +111,33 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
              "Keep it where raw throughput counts; turn it off where SQM must shape every flow "
              "(OpenWrt: uci set firewall.@defaults[0].flow_offloading=0; uci commit firewall; "
              "/etc/init.d/firewall reload)."});
+    }
+    for (const auto& s : v.maskScripts) {
+        if (!s.enabled)
+            continue;
+        const bool rcLocal = s.service.empty();
+        const std::string when =
+            rcLocal ? std::string("at the end of boot")
+                    : "at boot" +
+                          (s.start ? " (START=" + std::to_string(*s.start) + ")" : std::string());
+        if (rcLocal && s.coresteerAfter) {
+            out.push_back({Conflict::Kind::BootScript, false,
+                           "/etc/rc.local writes masks, and coresteer's layout follows it",
+                           "It runs " + when + ": " + s.whereText() +
+                               "; coresteer's line at its end applies the layout again after it.",
+                           "Nothing to do; unpersist takes coresteer's line out."});
+            continue;
+        }
+        out.push_back(
+            {Conflict::Kind::BootScript, true, s.path + " rewrites masks " + when,
+             "It runs " + when + ", after coresteer's hotplug script, and undoes the layout: " +
+                 s.whereText() + ".",
+             rcLocal ? "Let persist apply the layout again after it (persist "
+                       "--override-boot-scripts adds one line at its end, which unpersist "
+                       "takes out), or remove those lines."
+                     : "Let persist disable it (persist --override-boot-scripts; unpersist "
+                       "enables it again), or disable it yourself: " +
+                           s.path + " disable."});
     }
     const bool running = snap.system.irqbalanceRunning.value_or(false);
     const bool enabled = v.irqbalanceEnabled.value_or(false);

@@ -19,6 +19,7 @@ struct Conflict {
         BoardHotplug,          // the board's own affinity script (40-net-smp-affinity)
         Irqbalance,            // running or enabled: moves IRQs every 10 s
         FlowOffloading,        // forwarded flows bypass the CPU path and SQM (a note)
+        BootScript,            // an init script or rc.local that writes masks after hotplug
     };
     Kind kind;
     // true when it undoes a persisted layout unless the suggestion is taken; false when it only

@@ -52,6 +52,28 @@ struct Services {
     // procd): OpenWrt, and Buildroot and vendor BusyBox firmwares built the same way.
     bool hotplugCaller = false;
     bool sysupgradeConf = false; // /etc/sysupgrade.conf exists
+    // Boot scripts that write masks after coresteer's hotplug script has run: init scripts
+    // (qualcommax's smp_affinity, ImmortalWrt's autocore, vendors' own) and /etc/rc.local, each
+    // with the lines that write. OpenWrt's packet_steering and irqbalance have their own fields.
+    struct MaskScript {
+        std::string path;         // "/etc/init.d/smp_affinity", "/etc/rc.local"
+        std::string service;      // the init script's name; "" for rc.local
+        std::optional<int> start; // START= of an init script
+        bool enabled = false;     // an S?? link in /etc/rc.d (rc.local: always)
+        // Its S?? and K?? links in /etc/rc.d ("S93smp_affinity"), as disabling removes them.
+        std::vector<std::string> rcLinks;
+        // rc.local: coresteer's line at its end applies the layout again after it.
+        bool coresteerAfter = false;
+        // An init script coresteer's persist disabled (/etc/coresteer/boot-links).
+        bool coresteerDisabled = false;
+        struct Write {
+            int line = 0;
+            std::string what; // "IRQ masks", "RPS", "XPS", "RPS flows", "thread CPUs", ...
+        };
+        std::vector<Write> writes;
+        std::string whereText() const; // "/etc/init.d/smp_affinity:88 (IRQ masks), ..."
+    };
+    std::vector<MaskScript> maskScripts;
     std::string persistedLayout; // /etc/coresteer/layout.json, as text
     // Flow offloading: the forwarded flows of established connections bypass most of the CPU
     // path, and SQM (cake) with it. OpenWrt: the firewall's defaults (flow_offloading, and

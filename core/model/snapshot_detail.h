@@ -21,6 +21,8 @@ std::optional<std::string> uciOption(std::string_view data, std::string_view sec
 // Every value of `keyword` ("option", "list") `name` in the sections of type `sectionType`.
 std::vector<std::string> uciValues(std::string_view data, std::string_view sectionType,
                                    std::string_view keyword, std::string_view name);
+// Init scripts and /etc/rc.local that write masks at boot (snapshot_scripts.cpp).
+std::vector<Services::MaskScript> readMaskScripts(BundleReader& r);
 // What irqbalance is told to leave alone (snapshot_irqbalance.cpp).
 Services::IrqbalanceBans readIrqbalance(BundleReader& r);
 Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);

@@ -11,6 +11,22 @@ using nlohmann::json;
 
 namespace {
 
+json bootScriptsJson(const std::vector<Services::MaskScript>& scripts) {
+    auto a = json::array();
+    for (const auto& s : scripts) {
+        auto writes = json::array();
+        for (const auto& w : s.writes)
+            writes.push_back({{"line", w.line}, {"what", w.what}});
+        a.push_back({{"path", s.path},
+                     {"start", s.start ? json(*s.start) : json(nullptr)},
+                     {"enabled", s.enabled},
+                     {"coresteer_after", s.coresteerAfter},
+                     {"coresteer_disabled", s.coresteerDisabled},
+                     {"writes", writes}});
+    }
+    return a;
+}
+
 template <typename T> json opt(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
 }
@@ -60,6 +76,7 @@ json toJson(const Snapshot& snap) {
         {"platform_override_ours", v.platformOverrideOurs},
         {"net_hotplug", v.netHotplug},
         {"irqbalance_enabled", opt(v.irqbalanceEnabled)},
+        {"boot_scripts", bootScriptsJson(v.maskScripts)},
         {"irqbalance_banned",
          {{"owner", v.irqbalance.owner},
           {"coresteer", v.irqbalance.coresteer},

@@ -245,6 +245,7 @@ Services readServices(BundleReader& r) {
         if (n.size() > 3 && n[0] == 'S' && n.substr(3) == "irqbalance")
             v.irqbalanceEnabled = true;
     v.irqbalance = readIrqbalance(r);
+    v.maskScripts = readMaskScripts(r);
     if (auto t = r.text("etc/config/irqbalance")) {
         v.irqbalanceInstalled = true;
         if (const auto e = uciOption(*t, "irqbalance", "enabled"); e && *e == "0")

@@ -9,11 +9,14 @@
 #   WANT       the lines /etc/sysupgrade.conf must keep, one a line ("" for none)
 #   IRQBALANCE "off" when persist stops and disables irqbalance
 #   BANIRQS    the IRQs irqbalance must leave alone (ban_irqs), blank-separated; "" for none
+#   BOOTOFF    init scripts that rewrite masks at boot, to disable (disable_boot); "" for none
+#   RCLOCAL    "1": /etc/rc.local writes masks; coresteer's layout follows it (after_rc_local)
 # The caller then stages every file (stage, link), may end at once when nothing would change
 # (unchanged, finish_unchanged), removes the earlier persist (uninstall), keeps WANT
 # (keep_sysupgrade), moves the board's platform script aside where coresteer's takes its place
 # (board_aside), moves the files in (move_in), bans the layout's IRQs in irqbalance where asked
-# (ban_irqs -x $BANIRQS), and says "$T DONE".
+# (ban_irqs -x $BANIRQS), disables the boot scripts that rewrite masks (disable_boot $BOOTOFF)
+# and follows rc.local (after_rc_local) where asked, and says "$T DONE".
 # Answer, one line each: "$T W /path" written, "$T R /path" removed, "$T S line" added to
 # sysupgrade.conf, "$T U restored|filtered" sysupgrade.conf given back, "$T I message" from a
 # command run, "$T SAME" nothing changed, "$T DONE".
@@ -52,6 +55,8 @@ installed() {
 # it made in irqbalance (unless this persist bans IRQs too: ban_irqs -x then sets them).
 uninstall() {
     if [ -z "$BANIRQS" ]; then unban_irqs; fi
+    enable_boot
+    rc_local_alone
     for f in $OWN; do
         if installed "$f"; then rm -f "$R/$f" && gone "$R/$f"; fi
     done
@@ -137,6 +142,7 @@ unchanged() {
     if [ "$IRQBALANCE" = off ] && [ -z "$R" ] && [ ! -f /etc/coresteer/irqbalance.disabled ]; then
         return 1
     fi
+    boot_as_asked || return 1
     # shellcheck disable=SC2086 # the numbers
     banned_as $BANIRQS
 }
@@ -216,4 +222,90 @@ reload_units() {
     if [ -n "${1:-}" ] && command -v udevadm >/dev/null 2>&1; then
         reported udevadm control --reload
     fi
+}
+
+# Boot scripts that rewrite masks after 95-coresteer. Init scripts are disabled as
+# "/etc/init.d/NAME disable" does it: their S?? and K?? links in /etc/rc.d go, each noted in
+# /etc/coresteer/boot-links ("link<TAB>target") for enable_boot to put back.
+BOOTLINKS="$R/etc/coresteer/boot-links"
+# The line after_rc_local adds to /etc/rc.local: the layout again, after the file's own writes
+# (expanded when rc.local runs, not here).
+# shellcheck disable=SC2016
+RCLINE='[ -x "${CORESTEER_ROOT:-}/etc/hotplug.d/net/95-coresteer" ] && ACTION=add /bin/sh "${CORESTEER_ROOT:-}/etc/hotplug.d/net/95-coresteer" # '"$M"': the layout again, after this file'
+
+# boot_name NAME: a plain init script name (what persist sends is checked, and checked again).
+boot_name() {
+    case $1 in
+    '' | .* | *[!A-Za-z0-9_.-]*) return 1 ;;
+    esac
+}
+disable_boot() {
+    for db_n in "$@"; do
+        boot_name "$db_n" || continue
+        for db_l in "$R/etc/rc.d/"[SK][0-9][0-9]"$db_n"; do
+            [ -L "$db_l" ] || continue
+            db_t=$(readlink "$db_l")
+            printf '%s\t%s\n' "${db_l##*/}" "$db_t" >>"$BOOTLINKS" ||
+                fail "cannot write /etc/coresteer/boot-links"
+            rm -f "$db_l"
+        done
+        printf '%s I /etc/init.d/%s no longer runs at boot\n' "$T" "$db_n"
+    done
+}
+enable_boot() {
+    [ -f "$BOOTLINKS" ] && [ ! -L "$BOOTLINKS" ] || return 0
+    while IFS="$TAB" read -r eb_l eb_t; do
+        case $eb_l in [SK][0-9][0-9]*) ;; *) continue ;; esac
+        boot_name "${eb_l#???}" || continue
+        case $eb_t in "../init.d/${eb_l#???}" | "/etc/init.d/${eb_l#???}") ;; *) continue ;; esac
+        if [ ! -e "$R/etc/rc.d/$eb_l" ] && [ ! -L "$R/etc/rc.d/$eb_l" ]; then
+            ln -s "$eb_t" "$R/etc/rc.d/$eb_l" &&
+                printf '%s I /etc/init.d/%s runs at boot again\n' "$T" "${eb_l#???}"
+        fi
+    done <"$BOOTLINKS"
+    rm -f "$BOOTLINKS"
+}
+# rc_edit FILTER: /etc/rc.local through an awk FILTER (given RCLINE as line), in place of the
+# file with its mode; never through a link.
+rc_edit() {
+    rl="$R/etc/rc.local"
+    if [ -L "$rl" ] || [ ! -f "$rl" ]; then
+        printf '%s I /etc/rc.local is a link or not a plain file: left as it is\n' "$T"
+        return 0
+    fi
+    rm -f "$rl.coresteer-new"
+    if ! { cp -p "$rl" "$rl.coresteer-new" &&
+        awk -v line="$RCLINE" -v mark="$M" "$1" "$rl" >"$rl.coresteer-new" &&
+        mv -f "$rl.coresteer-new" "$rl"; }; then
+        rm -f "$rl.coresteer-new"
+        fail "cannot rewrite /etc/rc.local"
+    fi
+}
+after_rc_local() {
+    grep -qF "$M" "$R/etc/rc.local" 2>/dev/null && return 0
+    # Before its last "exit 0", else at its end (awk's program, in single quotes).
+    # shellcheck disable=SC2016
+    rc_edit '{ a[NR] = $0 }
+        END {
+            for (i = NR; i > 0; i--) if (a[i] ~ /^[ \t]*exit[ \t]+0[ \t]*$/) { last = i; break }
+            for (i = 1; i <= NR; i++) { if (i == last) print line; print a[i] }
+            if (!last) print line
+        }'
+    printf '%s I /etc/rc.local ends with the layout again\n' "$T"
+}
+rc_local_alone() {
+    grep -qF "$M" "$R/etc/rc.local" 2>/dev/null || return 0
+    # shellcheck disable=SC2016 # awk's program
+    rc_edit 'index($0, mark) == 0'
+    printf '%s I /etc/rc.local is as it was\n' "$T"
+}
+# boot_as_asked: BOOTOFF's scripts have no links left, and rc.local is followed, as asked.
+boot_as_asked() {
+    for ba_n in $BOOTOFF; do
+        for ba_l in "$R/etc/rc.d/"[SK][0-9][0-9]"$ba_n"; do
+            [ ! -L "$ba_l" ] || return 1
+        done
+    done
+    [ -n "$BOOTOFF" ] || [ ! -f "$BOOTLINKS" ] || return 1
+    if grep -qF "$M" "$R/etc/rc.local" 2>/dev/null; then [ "$RCLOCAL" = 1 ]; else [ "$RCLOCAL" != 1 ]; fi
 }

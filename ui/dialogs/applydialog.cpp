@@ -6,6 +6,7 @@
 
 #include "core/model/conflicts.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -71,7 +72,8 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
       m_apply(new QPushButton(tr("&Apply at runtime"))), m_keep(new QPushButton(tr("&Keep"))),
       m_revert(new QPushButton(tr("&Revert now"))),
       m_persist(new QPushButton(tr("Make &persistent"))), m_close(new QPushButton(tr("Close"))),
-      m_irqbalance(new QComboBox) {
+      m_irqbalance(new QComboBox),
+      m_bootScripts(new QCheckBox(tr("Override boot scripts that rewrite masks"))) {
     setWindowTitle(tr("Apply to %1").arg(connection->spec().label));
     resize(900, 620);
     const std::string root = connection->spec().root.toStdString();
@@ -96,6 +98,17 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
         sys.irqbalanceRunning.value_or(false) || sys.services.irqbalanceEnabled.value_or(false);
     m_irqbalance->setVisible(irqbalance);
     setIrqbalanceChoice(irqbalance ? IrqbalanceChoice::Ban : IrqbalanceChoice::Leave);
+    QStringList bootScripts;
+    for (const auto& s : sys.services.maskScripts)
+        if (s.enabled && !s.coresteerAfter)
+            bootScripts << qs(s.whereText());
+    m_bootScripts->setVisible(!bootScripts.isEmpty());
+    m_bootScripts->setChecked(!bootScripts.isEmpty());
+    m_bootScripts->setToolTip(
+        tr("These run at boot after coresteer's hotplug script and undo the layout: %1. Making "
+           "the layout persistent then disables those init scripts and applies the layout again "
+           "after /etc/rc.local; removing the persistent files undoes both.")
+            .arg(bootScripts.join(QStringLiteral("; "))));
 
     m_changes->setHeaderLabels({tr("Target"), tr("Now"), tr("After"), tr("Outcome"), tr("Why")});
     m_changes->setRootIsDecorated(false);
@@ -144,6 +157,7 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
     buttons->addWidget(m_revert);
     buttons->addWidget(m_persist);
     buttons->addWidget(m_irqbalance);
+    buttons->addWidget(m_bootScripts);
     buttons->addStretch(1);
     buttons->addWidget(m_close);
     auto* box = new QVBoxLayout(this);
@@ -178,6 +192,10 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
         planPersistence();
         setStage(m_stage, m_status->text());
     });
+    connect(m_bootScripts, &QCheckBox::toggled, this, [this] {
+        planPersistence();
+        setStage(m_stage, m_status->text());
+    });
     connect(m_timer, &QTimer::timeout, this, &ApplyDialog::tick);
     connect(m_conn, &Connection::applied, this, &ApplyDialog::onApplied);
     connect(m_conn, &Connection::settled, this, &ApplyDialog::onSettled);
@@ -199,6 +217,7 @@ void ApplyDialog::planPersistence() {
     const auto choice = static_cast<IrqbalanceChoice>(m_irqbalance->currentData().toInt());
     options.banInIrqbalance = choice == IrqbalanceChoice::Ban;
     options.disableIrqbalance = choice == IrqbalanceChoice::Disable;
+    options.overrideBootScripts = m_bootScripts->isChecked();
     std::string error;
     m_plan = planPersist(m_full, *m_snap, options, &error);
     m_planError = qs(error);

@@ -20,6 +20,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -68,6 +69,8 @@ public:
     enum class IrqbalanceChoice { Leave, Ban, Disable };
     QComboBox* irqbalanceBox() const { return m_irqbalance; }
     void setIrqbalanceChoice(IrqbalanceChoice c);
+    // Disable the boot scripts that rewrite masks (and follow rc.local), where there are any.
+    QCheckBox* bootScriptsBox() const { return m_bootScripts; }
 
 Q_SIGNALS:
     void outcome(coresteer::ui::ApplyReportPtr report);
@@ -111,6 +114,7 @@ private:
     QPushButton* m_persist;
     QPushButton* m_close;
     QComboBox* m_irqbalance;
+    QCheckBox* m_bootScripts;
 };
 
 } // namespace coresteer::ui

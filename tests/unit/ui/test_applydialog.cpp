@@ -23,6 +23,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QImage>
@@ -81,25 +82,45 @@ TEST(ApplyDialog, ShowsTheDiffTheScriptAndThePersistentFiles) {
                    QStringLiteral(CORESTEER_SCREENSHOT_DIR "/apply-dialog.png"));
 }
 
+namespace {
+
+// A copy of `board` under `name`, for a test to add files to.
+std::filesystem::path boardCopy(const char* name, const std::string& board) {
+    const auto root = std::filesystem::path(CORESTEER_TEST_TMP) / name / "root";
+    std::filesystem::remove_all(root.parent_path());
+    copyBoard(board, root);
+    return root;
+}
+
+// The apply dialog over `root` after Recommend (nullptr, with a failure, when it does not open).
+ApplyDialog* recommendedOn(MainWindow& w, const std::filesystem::path& root) {
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString(root.string()));
+    if (!shown.wait(20000)) {
+        ADD_FAILURE() << w.lastError().toStdString();
+        return nullptr;
+    }
+    w.recommend();
+    return w.openApplyDialog();
+}
+
+} // namespace
+
 // A router where irqbalance runs: persistence bans the layout's IRQs in it by default, and the
 // choice beside the button changes what the files would do. Where it does not run, no choice.
 TEST(ApplyDialog, OffersToBanTheLayoutsIrqsInIrqbalance) {
-    const auto root = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-irqbalance" / "root";
-    copyBoard("bpi-r4", root); // its process list has irqbalance running
+    const auto root = boardCopy("ui-irqbalance", "bpi-r4"); // irqbalance runs there
     std::filesystem::create_directories(root / "etc/config");
     std::ofstream(root / "etc/config/irqbalance")
         << "config irqbalance 'irqbalance'\n\toption enabled '1'\n";
     MainWindow w;
-    QSignalSpy shown(&w, &MainWindow::snapshotShown);
-    w.loadRoot(QString::fromStdString(root.string()));
-    ASSERT_TRUE(shown.wait(20000)) << w.lastError().toStdString();
-    w.recommend();
-    auto* d = w.openApplyDialog();
+    auto* d = recommendedOn(w, root);
     ASSERT_TRUE(d);
     EXPECT_FALSE(d->irqbalanceBox()->isHidden());
     ASSERT_TRUE(d->persistPlan());
     EXPECT_FALSE(d->persistPlan()->banIrqs.empty());
     EXPECT_TRUE(d->filesView()->toPlainText().contains(QStringLiteral("IRQs in irqbalance")));
+    EXPECT_TRUE(d->bootScriptsBox()->isHidden()); // no boot script writes masks here
     d->setIrqbalanceChoice(ApplyDialog::IrqbalanceChoice::Disable);
     ASSERT_TRUE(d->persistPlan());
     EXPECT_TRUE(d->persistPlan()->banIrqs.empty());
@@ -120,4 +141,31 @@ TEST(ApplyDialog, OffersToBanTheLayoutsIrqsInIrqbalance) {
     EXPECT_TRUE(plain->irqbalanceBox()->isHidden());
     ASSERT_TRUE(plain->persistPlan());
     EXPECT_TRUE(plain->persistPlan()->banIrqs.empty());
+}
+
+// A boot script that rewrites masks after the hotplug script: the dialog offers to override it
+// (checked), and the files tab says what that does; unchecked, persist leaves it alone.
+TEST(ApplyDialog, OffersToOverrideBootScriptsThatRewriteMasks) {
+    const auto root = boardCopy("ui-boot-scripts", "nanopi-r6s-openwrt");
+    std::filesystem::create_directories(root / "etc/init.d");
+    std::filesystem::create_directories(root / "etc/rc.d");
+    std::ofstream(root / "etc/init.d/smp_affinity")
+        << "#!/bin/sh /etc/rc.common\nSTART=93\nboot() {\n\techo 4 > "
+           "/proc/irq/35/smp_affinity\n}\n";
+    std::filesystem::create_symlink("../init.d/smp_affinity", root / "etc/rc.d/S93smp_affinity");
+    MainWindow w;
+    auto* d = recommendedOn(w, root);
+    ASSERT_TRUE(d);
+    EXPECT_FALSE(d->bootScriptsBox()->isHidden());
+    EXPECT_TRUE(d->bootScriptsBox()->isChecked());
+    EXPECT_TRUE(d->bootScriptsBox()->toolTip().contains(
+        QStringLiteral("/etc/init.d/smp_affinity:4 (IRQ masks)")));
+    ASSERT_TRUE(d->persistPlan());
+    EXPECT_EQ(d->persistPlan()->bootScriptsOff, std::vector<std::string>{"smp_affinity"});
+    EXPECT_TRUE(d->filesView()->toPlainText().contains(
+        QStringLiteral("Disables /etc/init.d/smp_affinity at boot")));
+    d->bootScriptsBox()->setChecked(false);
+    ASSERT_TRUE(d->persistPlan());
+    EXPECT_TRUE(d->persistPlan()->bootScriptsOff.empty());
+    EXPECT_FALSE(d->filesView()->toPlainText().contains(QStringLiteral("Disables /etc/init.d")));
 }
