@@ -3,6 +3,7 @@
 #include "core/collect/bundle.h"
 
 #include "core/base/text.h"
+#include "core/collect/boot_scripts.h"
 
 #include <algorithm>
 
@@ -75,6 +76,8 @@ bool FileBundle::add(std::string path, BundleEntry entry) {
             entry.data = uciSectionsOnly(entry.data, "defaults");
         else if (path == "etc/nftables.conf")
             entry.data = nftFlowtablesOnly(entry.data);
+        else if (path == "etc/rc.local" || text::startsWith(path, "etc/init.d/"))
+            entry.data = bootScriptLinesOnly(entry.data);
     }
     if (m_truncated || m_entries.size() >= kMaxEntries ||
         m_bytes + entry.data.size() + path.size() > kMaxTotalBytes) {

@@ -6,7 +6,6 @@
 #include "core/model/snapshot_detail.h"
 
 #include <algorithm>
-#include <array>
 
 namespace coresteer {
 
@@ -23,36 +22,6 @@ namespace {
 
 constexpr std::size_t kMaxWrites = 8;
 
-// What a line writes, or "" for nothing coresteer sets: a line that writes a mask file (a
-// redirection into it, sysctl -w, uci set), a loop over mask files (its body writes them), or
-// taskset. Comments, and reading a mask file, do not count.
-std::string writtenBy(std::string_view line) {
-    line = text::trim(line);
-    if (line.empty() || line.front() == '#')
-        return {};
-    std::string_view target; // where the file names that count are
-    if (const auto gt = line.find('>'); gt != std::string_view::npos)
-        target = line.substr(gt);
-    else if (line.find("sysctl -w") != std::string_view::npos ||
-             line.find("uci set") != std::string_view::npos ||
-             (text::startsWith(line, "for ") && line.find(" in ") != std::string_view::npos))
-        target = line;
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kFiles = {{
-        {"smp_affinity", "IRQ masks"},
-        {"rps_cpus", "RPS"},
-        {"rps_flow_cnt", "RPS flows"},
-        {"rps_sock_flow_entries", "RPS flows"},
-        {"xps_cpus", "XPS"},
-        {"packet_steering", "packet_steering"},
-    }};
-    for (const auto& [file, what] : kFiles)
-        if (target.find(file) != std::string_view::npos)
-            return std::string(what);
-    if (text::startsWith(line, "taskset ") || line.find(" taskset ") != std::string_view::npos)
-        return "thread CPUs";
-    return {};
-}
-
 void scan(std::string_view text, Services::MaskScript& s) {
     text::LineReader lines(text);
     std::string_view line;
@@ -63,7 +32,7 @@ void scan(std::string_view text, Services::MaskScript& s) {
                 s.start = static_cast<int>(*n);
             continue;
         }
-        auto what = writtenBy(line);
+        auto what = maskWriteOf(line);
         if (!what.empty() && s.writes.size() < kMaxWrites)
             s.writes.push_back({lines.lineNumber(), std::move(what)});
     }

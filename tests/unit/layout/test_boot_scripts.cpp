@@ -53,7 +53,8 @@ constexpr const char* kAutocore = "#!/bin/sh /etc/rc.common\nSTART=99\nstart() {
 constexpr const char* kRcLocal =
     "# Put your custom commands here that should be executed once\n"
     "# the system init finished. By default this file does nothing.\n\n"
-    "echo 1 > \"$CORESTEER_ROOT/sys/class/net/eth0/queues/rx-0/rps_cpus\"\n\nexit 0\n";
+    "echo 1 > \"$CORESTEER_ROOT/sys/class/net/eth0/queues/rx-0/rps_cpus\"\n"
+    "true ddns-update --password=hunter2 >/dev/null\n\nexit 0\n";
 
 void bootScripts(const Router& r) {
     r.write("etc/init.d/smp_affinity", kSmpAffinity);
@@ -111,6 +112,14 @@ TEST(BootScripts, FoundWithTheirFileLineAndWhatTheyWrite) {
     const auto* rc = script(snap, "/etc/rc.local");
     ASSERT_TRUE(rc);
     EXPECT_EQ(rc->whereText(), "/etc/rc.local:4 (RPS)");
+    // Of a boot script, only what coresteer reads enters the bundle, at its own line: the
+    // owner's password never does.
+    const auto bundle = collectLocal(r.root);
+    ASSERT_TRUE(bundle.file("etc/rc.local"));
+    EXPECT_EQ(*bundle.file("etc/rc.local"),
+              "\n\n\necho 1 > \"$CORESTEER_ROOT/sys/class/net/eth0/queues/rx-0/rps_cpus\"\n\n\n\n");
+    ASSERT_TRUE(bundle.file("etc/init.d/autocore"));
+    EXPECT_EQ(bundle.file("etc/init.d/autocore")->find("start()"), std::string::npos);
 
     // Conflicts for the two that run; the planner says what they undo.
     const auto conflicts = detectConflicts(snap);
