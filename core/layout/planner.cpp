@@ -69,9 +69,6 @@ public:
             m_layout.notes.push_back("No network interface with its own IRQs was found.");
             return m_layout;
         }
-        if (m_snap.system.irqbalanceRunning.value_or(false))
-            m_layout.notes.push_back("irqbalance is running and will move these IRQs again within "
-                                     "seconds; stop and disable it before applying.");
         for (const auto& s : m_snap.system.services.maskScripts)
             if (s.enabled && !s.coresteerAfter)
                 m_layout.notes.push_back(
@@ -96,10 +93,32 @@ public:
         else
             uniform();
         pinNapiThreads();
+        irqbalanceNote();
         return m_layout;
     }
 
 private:
+    // irqbalance moves every IRQ it has not been told to leave alone: the note says how many of
+    // this layout's IRQs it would move, and what to do about it.
+    void irqbalanceNote() {
+        if (!m_snap.system.irqbalanceRunning.value_or(false))
+            return;
+        const auto banned = m_snap.system.services.irqbalance.all();
+        std::size_t moved = 0;
+        for (const auto& t : m_layout.irqs)
+            if (const auto irq = m_names.find(t.irq);
+                !irq || !std::binary_search(banned.begin(), banned.end(), *irq))
+                ++moved;
+        if (moved == 0)
+            return;
+        m_layout.notes.push_back(
+            "irqbalance is running and will move " +
+            (moved == m_layout.irqs.size() ? std::string("these IRQs")
+                                           : std::to_string(moved) + " of these IRQs") +
+            " again within seconds; ban them in it when making the layout persistent "
+            "(persist --irqbalance-ban), or stop and disable it before applying.");
+    }
+
     // Threaded NAPI moves the receive work out of the softirq into kthreads, which the
     // scheduler places anywhere: pin them where the planner put the interface's receive work.
     void pinNapiThreads() {

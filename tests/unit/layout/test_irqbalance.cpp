@@ -47,11 +47,13 @@ const Conflict* irqbalanceConflict(const std::vector<Conflict>& cs) {
     return it == cs.end() ? nullptr : &*it;
 }
 
-std::optional<PersistPlan> banPlan(const Snapshot& snap) {
+// Persisting `layout` (the planner's for `snap` when none) with the layout's IRQs banned.
+std::optional<PersistPlan> banPlan(const Snapshot& snap,
+                                   const std::optional<Layout>& layout = std::nullopt) {
     PersistOptions o;
     o.banInIrqbalance = true;
     std::string error;
-    auto p = planPersist(layout::plan(snap), snap, o, &error);
+    auto p = planPersist(layout ? *layout : layout::plan(snap), snap, o, &error);
     EXPECT_TRUE(p) << error;
     return p;
 }
@@ -127,8 +129,8 @@ TEST(Irqbalance, PersistBansTheLayoutsIrqsAndUnpersistLiftsThem) {
     ASSERT_TRUE(c);
     EXPECT_FALSE(c->blocking);
 
-    // Persisting again changes nothing; unpersist gives the file back as it was.
-    const auto again = banPlan(after);
+    // Persisting the same layout again changes nothing; unpersist gives the file back as it was.
+    const auto again = banPlan(after, plan->layout);
     ASSERT_TRUE(again);
     const auto same = r.run(makePersistScript(*again, r.root.string(), true), &error);
     ASSERT_TRUE(same) << error;
@@ -276,4 +278,37 @@ TEST(Irqbalance, NotInstalledBansNothing) {
     ASSERT_NE(hook, plan->files.end());
     EXPECT_NE(hook->content.find("\nBAN=\n"), std::string::npos);
     EXPECT_EQ(hook->content.find("ban_irqs()"), std::string::npos);
+}
+
+// The planner's note counts the layout's IRQs that irqbalance would move: all, some, or none
+// once they are banned.
+TEST(Irqbalance, ThePlannersNoteCountsTheIrqsItWouldMove) {
+    Router r("bpi-r4");
+    withUciIrqbalance(r);
+    auto irqbalanceNotes = [&] {
+        std::vector<std::string> out;
+        for (const auto& n : layout::plan(r.snapshot()).notes)
+            if (n.rfind("irqbalance is running", 0) == 0)
+                out.push_back(n);
+        return out;
+    };
+    const auto plan = banPlan(r.snapshot());
+    ASSERT_TRUE(plan);
+    ASSERT_GE(plan->banIrqs.size(), 2u);
+    auto notes = irqbalanceNotes();
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("will move these IRQs again"), std::string::npos) << notes[0];
+    EXPECT_NE(notes[0].find("persist --irqbalance-ban"), std::string::npos);
+    // One of them banned by the owner: the rest are counted.
+    r.write("etc/config/irqbalance", std::string(kUciConfig) + "\tlist banirq '" +
+                                         std::to_string(plan->banIrqs.front()) + "'\n");
+    notes = irqbalanceNotes();
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(
+        notes[0].find("will move " + std::to_string(plan->banIrqs.size() - 1) + " of these IRQs"),
+        std::string::npos)
+        << notes[0];
+    // All of them banned (coresteer's persist did it): nothing to say.
+    r.write("etc/coresteer/irqbalance.banned", numbers(plan->banIrqs));
+    EXPECT_TRUE(irqbalanceNotes().empty());
 }
