@@ -151,4 +151,19 @@ void classifyCores(Topology& topo) {
             c.perfClass = -1;
 }
 
+std::string CpufreqPolicy::slowBecause() const {
+    auto mhz = [](std::uint32_t khz) { return std::to_string(khz / 1000) + " MHz"; };
+    if (governor == "powersave")
+        return "the powersave governor keeps it at its lowest frequency" +
+               (minKHz ? " (" + mhz(*minKHz) + ")" : std::string());
+    if (governor == "userspace")
+        return "the userspace governor holds it at one frequency" +
+               (curKHz ? " (" + mhz(*curKHz) + ")" : std::string());
+    if (maxKHz && hwMaxKHz && *maxKHz < *hwMaxKHz)
+        return "scaling_max_freq caps it at " + mhz(*maxKHz) + " of " + mhz(*hwMaxKHz);
+    if (governor == "conservative")
+        return "the conservative governor raises its frequency slowly under bursts of packets";
+    return {};
+}
+
 } // namespace coresteer

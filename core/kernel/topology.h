@@ -29,6 +29,24 @@ struct PerfClass {
     int rank = 0; // 0 = slowest
 };
 
+// One cpufreq policy: the CPUs that share a clock, and how the kernel drives it
+// (/sys/devices/system/cpu/cpufreq/policyN).
+struct CpufreqPolicy {
+    int id = 0;                         // N of policyN
+    CpuMask cpus;                       // related_cpus
+    std::string governor;               // scaling_governor ("schedutil", "performance", ...)
+    std::vector<std::string> available; // scaling_available_governors
+    std::optional<std::uint32_t> minKHz, maxKHz;     // scaling_min_freq, scaling_max_freq
+    std::optional<std::uint32_t> hwMinKHz, hwMaxKHz; // cpuinfo_min_freq, cpuinfo_max_freq
+    std::optional<std::uint32_t> curKHz;             // scaling_cur_freq
+
+    // Why this policy holds back the work of its CPUs ("the powersave governor keeps it at
+    // 408 MHz", "capped at 1200 of 1800 MHz"), or "" when it does not: powersave and
+    // userspace hold one frequency, conservative climbs slowly, and a scaling_max_freq below
+    // the hardware's caps every governor.
+    std::string slowBecause() const;
+};
+
 enum class ClassBasis { CpuCapacity, MaxFrequency, CpuPart, None };
 const char* toString(ClassBasis b);
 
@@ -39,6 +57,7 @@ struct Topology {
     int maskWidth = 0; // nr_cpu_ids: the width the kernel prints masks with
     std::vector<PerfClass> classes;
     ClassBasis basis = ClassBasis::None;
+    std::vector<CpufreqPolicy> policies; // by id; empty where the kernel has no cpufreq
 
     const CpuInfo* cpu(int id) const;
     const PerfClass* classOf(int cpu) const;

@@ -94,10 +94,43 @@ public:
             uniform();
         pinNapiThreads();
         irqbalanceNote();
+        governorNotes();
         return m_layout;
     }
 
 private:
+    // A cpufreq policy that holds its CPUs back, where this layout puts network work.
+    void governorNotes() {
+        CpuMask busy;
+        for (const auto& t : m_layout.irqs)
+            busy = busy | t.cpus;
+        for (const auto& t : m_layout.rx)
+            if (t.rpsCpus)
+                busy = busy | *t.rpsCpus;
+        for (const auto& t : m_layout.interfaces)
+            if (t.napiCpus)
+                busy = busy | *t.napiCpus;
+        for (const auto& p : m_snap.topology.policies) {
+            const auto slow = p.slowBecause();
+            const auto both = p.cpus & busy;
+            if (slow.empty() || both.none())
+                continue;
+            const bool schedutil =
+                std::find(p.available.begin(), p.available.end(), "schedutil") != p.available.end();
+            m_layout.notes.push_back(
+                "CPU " + both.toList() + " carry this layout's network work, and " + slow +
+                " (cpufreq policy" + std::to_string(p.id) + "): that caps their throughput. Use " +
+                (schedutil ? "schedutil or performance" : "performance") + " there: echo " +
+                (schedutil ? "schedutil" : "performance") +
+                " > /sys/devices/system/cpu/cpufreq/policy" + std::to_string(p.id) +
+                "/scaling_governor" +
+                (slow.rfind("scaling_max_freq", 0) == 0
+                     ? std::string(", and raise scaling_max_freq")
+                     : std::string()) +
+                ".");
+        }
+    }
+
     // irqbalance moves every IRQ it has not been told to leave alone: the note says how many of
     // this layout's IRQs it would move, and what to do about it.
     void irqbalanceNote() {

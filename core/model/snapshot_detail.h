@@ -25,6 +25,8 @@ std::vector<std::string> uciValues(std::string_view data, std::string_view secti
 std::vector<Services::MaskScript> readMaskScripts(BundleReader& r);
 // What irqbalance is told to leave alone (snapshot_irqbalance.cpp).
 Services::IrqbalanceBans readIrqbalance(BundleReader& r);
+// The cpufreq policies (snapshot_cpufreq.cpp), their CPU masks `width` wide.
+std::vector<CpufreqPolicy> readCpufreqPolicies(BundleReader& r, int width);
 Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);
 void readNetwork(BundleReader& r, Snapshot& snap);
 

@@ -112,7 +112,22 @@ json toJson(const Snapshot& snap) {
     json classes = json::array();
     for (const auto& c : t.classes)
         classes.push_back({{"name", c.name}, {"rank", c.rank}, {"cpus", c.cpus.toList()}});
+    json policies = json::array();
+    for (const auto& p : t.policies) {
+        const auto slow = p.slowBecause();
+        policies.push_back({{"policy", p.id},
+                            {"cpus", p.cpus.toList()},
+                            {"governor", p.governor},
+                            {"available_governors", p.available},
+                            {"min_khz", opt(p.minKHz)},
+                            {"max_khz", opt(p.maxKHz)},
+                            {"cur_khz", opt(p.curKHz)},
+                            {"hw_min_khz", opt(p.hwMinKHz)},
+                            {"hw_max_khz", opt(p.hwMaxKHz)},
+                            {"slow", slow.empty() ? json(nullptr) : json(slow)}});
+    }
     j["topology"] = {{"cpus", cpus},
+                     {"cpufreq", policies},
                      {"classes", classes},
                      {"class_basis", toString(t.basis)},
                      {"online", t.online.toList()},

@@ -391,6 +391,7 @@ Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTabl
     if (t.cpus.empty())
         diag.error(base + "online", 0, "no CPUs found");
     classifyCores(t);
+    t.policies = readCpufreqPolicies(r, t.maskWidth);
     return t;
 }
 

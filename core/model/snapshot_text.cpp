@@ -73,6 +73,20 @@ std::string toText(const Snapshot& snap) {
         o << "\n";
     }
 
+    for (const auto& p : t.policies) {
+        auto mhz = [](const std::optional<std::uint32_t>& k) {
+            return k ? std::to_string(*k / 1000) : std::string("?");
+        };
+        o << "  policy" << pad(std::to_string(p.id), 4) << pad(p.cpus.toList(), 10)
+          << pad(p.governor.empty() ? "?" : p.governor, 13) << mhz(p.minKHz) << "-" << mhz(p.maxKHz)
+          << " MHz";
+        if (p.curKHz)
+            o << ", now " << mhz(p.curKHz);
+        if (const auto slow = p.slowBecause(); !slow.empty())
+            o << "  SLOW: " << slow;
+        o << "\n";
+    }
+
     o << "\nInterfaces (IRQ counts per CPU column: " <<
         [&] {
             std::string cols;
