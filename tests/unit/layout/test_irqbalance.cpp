@@ -46,6 +46,8 @@ const Conflict* irqbalanceConflict(const std::vector<Conflict>& cs) {
     });
     return it == cs.end() ? nullptr : &*it;
 }
+// Not of a temporary: the pointer would outlive the list.
+const Conflict* irqbalanceConflict(std::vector<Conflict>&&) = delete;
 
 // Persisting `layout` (the planner's for `snap` when none) with the layout's IRQs banned.
 std::optional<PersistPlan> banPlan(const Snapshot& snap,
@@ -89,7 +91,8 @@ TEST(Irqbalance, BansAreReadFromEveryPlaceThatMakesThem) {
     EXPECT_EQ(bans.owner, (std::vector<std::uint32_t>{5, 7, 40, 41, 42, 43, 44}));
     EXPECT_TRUE(bans.coresteer.empty());
     EXPECT_EQ(bans.bannedCpus, "0-1");
-    const auto* c = irqbalanceConflict(detectConflicts(snap));
+    const auto conflicts = detectConflicts(snap);
+    const auto* c = irqbalanceConflict(conflicts);
     ASSERT_TRUE(c);
     EXPECT_TRUE(c->blocking);
     EXPECT_NE(c->detail.find("banned in its configuration: 5, 7, 40, 41, 42, 43, 44"),
@@ -125,7 +128,8 @@ TEST(Irqbalance, PersistBansTheLayoutsIrqsAndUnpersistLiftsThem) {
     const auto after = r.snapshot();
     EXPECT_EQ(after.system.services.irqbalance.coresteer, plan->banIrqs);
     EXPECT_EQ(after.system.services.irqbalance.owner, std::vector<std::uint32_t>{5});
-    const auto* c = irqbalanceConflict(detectConflicts(after));
+    const auto conflicts = detectConflicts(after);
+    const auto* c = irqbalanceConflict(conflicts);
     ASSERT_TRUE(c);
     EXPECT_FALSE(c->blocking);
 
