@@ -11,6 +11,7 @@
 #include "core/layout/planner.h"
 #include "core/model/conflicts.h"
 #include "core/model/snapshot.h"
+#include "core/model/snapshot_json.h"
 #include "tests/unit/layout/router_copy.h"
 
 #include <gtest/gtest.h>
@@ -230,4 +231,38 @@ TEST(BootScripts, PlantedLinksListAndLinkedRcLocalAreRefused) {
     EXPECT_TRUE(std::any_of(rep->messages.begin(), rep->messages.end(), [](const auto& m) {
         return m == "/etc/rc.local is a link or not a plain file: left as it is";
     }));
+}
+
+// Init scripts whose names a hostile router chose: the snapshot's texts and JSON carry them
+// escaped, persist disables none whose name is not plain, and nothing in them ever runs.
+TEST(BootScripts, HostileScriptNamesAreDataEverywhere) {
+    Router r("bpi-r4");
+    ASSERT_TRUE(readyForPersist(r));
+    const std::vector<std::string> names = {
+        "a'b",           "$(touch_me)", "x\xe2\x80\xa8y",     "\xff\xfe",
+        "t\x1b]0;x\x07", "`id`",        std::string(200, 'n')};
+    fs::create_directories(r.root / "etc/rc.d");
+    for (const auto& n : names) {
+        r.write("etc/init.d/" + n, "#!/bin/sh /etc/rc.common\nSTART=90\n"
+                                   "boot() {\n\techo 4 > /proc/irq/35/smp_affinity\n}\n");
+        fs::create_symlink("../init.d/" + n, r.root / "etc/rc.d" / ("S90" + n));
+    }
+    const auto snap = r.snapshot();
+    ASSERT_EQ(snap.system.services.maskScripts.size(), names.size());
+    const auto json = toJsonText(snap);
+    EXPECT_EQ(json.find('\x1b'), std::string::npos);
+    for (const auto& c : detectConflicts(snap))
+        EXPECT_EQ(c.title.find('\x1b'), std::string::npos) << c.title;
+    const auto plan = overridePlan(snap, eth0Queues(snap));
+    ASSERT_TRUE(plan);
+    EXPECT_EQ(plan->bootScriptsOff, std::vector<std::string>{std::string(200, 'n')});
+    std::string error;
+    ASSERT_TRUE(r.run(makePersistScript(*plan, r.root.string()), &error)) << error;
+    EXPECT_FALSE(r.executedAnything());
+    for (const auto& n : names)
+        EXPECT_EQ(fs::is_symlink(r.root / "etc/rc.d" / ("S90" + n)), n != std::string(200, 'n'))
+            << n;
+    ASSERT_TRUE(r.run(makeUnpersistScript(r.root.string()), &error)) << error;
+    EXPECT_TRUE(fs::is_symlink(r.root / "etc/rc.d" / ("S90" + std::string(200, 'n'))));
+    EXPECT_FALSE(r.executedAnything());
 }
