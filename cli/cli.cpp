@@ -145,7 +145,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
         target(c, v.words);
         c->callback([&chosen, &v] { chosen = &v; });
         const std::string name = v.name;
-        if (name == "apply") {
+        if (name == "plan") {
+            c->add_option("--governor", o.governor,
+                          "the cpufreq governor for a slow policy (powersave, userspace, "
+                          "conservative) on the cores the layout gives network work: schedutil "
+                          "(the default), performance, or keep (leave governors as they are)")
+                ->check(CLI::IsMember({"schedutil", "performance", "keep"}))
+                ->type_name("G");
+        } else if (name == "apply") {
             c->add_option("--revert-after", o.revertAfter,
                           "seconds until the router restores the old values (60)")
                 ->check(CLI::Range(5, 86400))

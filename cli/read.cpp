@@ -81,7 +81,9 @@ int planCommand(const Options& o, std::ostream& out, std::ostream& err) {
     const auto a = acquireUsable(o, err);
     if (!a)
         return 2;
-    const auto l = plan(a->snap);
+    PlanGoal goal;
+    goal.governor = o.governor == "keep" ? std::string() : o.governor;
+    const auto l = plan(a->snap, goal);
     if (o.json)
         out << jsonText(toJson(l)) << "\n";
     else

@@ -30,6 +30,7 @@ struct Options {
     int revertAfter = 60, rate = 10;
     double duration = 10;
     std::string record;
+    std::string governor = "schedutil";  // plan: for slow cpufreq policies; "keep": none
     std::vector<std::string> positional; // after the target
     // apply only: several routers, from the command line and an inventory file.
     std::vector<std::string> targets; // every TARGET given (target is the first)

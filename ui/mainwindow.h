@@ -71,6 +71,10 @@ public:
     bool loadPreset(const QString& file);
     // Saves the grid as it would be after apply (every row's pending mask) as a preset.
     bool savePreset(const QString& file);
+    // Sets the cpufreq governor that the pending layout gives the policy of the CPU table's
+    // `row`, as one undoable step; an empty `governor` leaves the policy's as it is. False when
+    // the row has no policy or the policy does not offer the governor.
+    bool chooseGovernor(int row, const QString& governor);
     // Opens the apply dialog for the pending changes (nullptr when there is nothing to apply).
     ApplyDialog* openApplyDialog();
 
@@ -102,6 +106,7 @@ protected:
 private:
     // The pieces the constructor builds (mainwindow_build.cpp).
     void buildCentre();
+    void governorMenu(const QPoint& pos);
     void buildRouterMenu();
     void buildEditMenu();
     void buildRecordingMenu();

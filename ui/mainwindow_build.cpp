@@ -33,6 +33,7 @@
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -50,10 +51,55 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace coresteer::ui {
 
 using namespace coresteer::layout;
 using namespace coresteer::live;
+
+void MainWindow::governorMenu(const QPoint& pos) {
+    const auto index = m_coreView->indexAt(pos);
+    const auto* p = index.isValid() ? m_cores->policyOf(index.row()) : nullptr;
+    if (!p || p->available.empty())
+        return;
+    QMenu menu(this);
+    menu.addSection(tr("Governor of cpufreq policy%1 (CPU %2)")
+                        .arg(p->id)
+                        .arg(QString::fromStdString(p->cpus.toList())));
+    const auto pending =
+        m_cores->index(index.row(), CoreModel::Governor).data(CoreModel::RawValueRole).toString();
+    auto* keep = menu.addAction(tr("As it is (%1)").arg(QString::fromStdString(p->governor)));
+    connect(keep, &QAction::triggered, this,
+            [this, row = index.row()] { chooseGovernor(row, {}); });
+    menu.addSeparator();
+    for (const auto& g : p->available) {
+        const auto name = QString::fromStdString(g);
+        auto* a = menu.addAction(name);
+        a->setCheckable(true);
+        a->setChecked(name == pending);
+        connect(a, &QAction::triggered, this,
+                [this, row = index.row(), name] { chooseGovernor(row, name); });
+    }
+    menu.exec(m_coreView->viewport()->mapToGlobal(pos));
+}
+
+bool MainWindow::chooseGovernor(int row, const QString& governor) {
+    const auto* p = m_cores->policyOf(row);
+    const auto g = governor.toStdString();
+    if (!p || (!g.empty() &&
+               std::find(p->available.begin(), p->available.end(), g) == p->available.end()))
+        return false;
+    auto extras = m_grid->extras();
+    auto& list = extras.governors;
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const GovernorTarget& t) { return t.policy == p->id; }),
+               list.end());
+    if (!g.empty() && g != p->governor)
+        list.push_back({p->id, g, "Chosen in the CPU table."});
+    m_gridView->applyMasks({}, tr("Governor of policy%1").arg(p->id), std::move(extras));
+    return true;
+}
 
 // The summary and the cores above; the mask grid, the live view and the details in tabs; the
 // warnings below.
@@ -64,6 +110,11 @@ void MainWindow::buildCentre() {
     m_coreView->setModel(m_cores);
     m_coreView->verticalHeader()->hide();
     m_coreView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The governor a pending layout sets shows in the CPU table; right-click chooses it.
+    connect(m_grid, &MaskGridModel::extrasChanged, this,
+            [this] { m_cores->setPendingGovernors(m_grid->extras().governors); });
+    m_coreView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_coreView, &QWidget::customContextMenuRequested, this, &MainWindow::governorMenu);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
     m_warnings->setReadOnly(true);

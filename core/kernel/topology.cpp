@@ -151,6 +151,12 @@ void classifyCores(Topology& topo) {
             c.perfClass = -1;
 }
 
+bool validGovernorName(std::string_view s) {
+    return !s.empty() && s.size() <= 32 && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+}
+
 std::string CpufreqPolicy::slowBecause() const {
     auto mhz = [](std::uint32_t khz) { return std::to_string(khz / 1000) + " MHz"; };
     if (governor == "powersave")

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace coresteer {
@@ -46,6 +47,11 @@ struct CpufreqPolicy {
     // the hardware's caps every governor.
     std::string slowBecause() const;
 };
+
+// A governor's name as the kernel writes them ("schedutil", "performance"): lower-case letters,
+// digits, '_' and '-', at most 32 bytes. Anything else read from a router or a file is not one,
+// and is never written.
+bool validGovernorName(std::string_view s);
 
 enum class ClassBasis { CpuCapacity, MaxFrequency, CpuPart, None };
 const char* toString(ClassBasis b);

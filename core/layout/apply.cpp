@@ -26,6 +26,8 @@ std::string statePrelude(const std::string& root) {
 bool sameValue(const Write& w, const std::string& a, const std::string& b) {
     if (w.isNumber())
         return text::parseU64(text::trim(a)) == text::parseU64(text::trim(b));
+    if (w.kind == Write::Kind::Governor)
+        return text::trim(a) == text::trim(b);
     const auto ma = CpuMask::fromHex(a), mb = CpuMask::fromHex(b);
     return ma && mb && *ma == *mb;
 }

@@ -6,6 +6,7 @@
 #include "core/base/shell.h"
 #include "core/base/text.h"
 #include "core/base/utf8.h"
+#include "core/kernel/topology.h"
 #include "core/layout/apply.h"
 #include "core/layout/resolve.h"
 #include "core/router-scripts/router_scripts.h"
@@ -35,7 +36,7 @@ RouterScriptContext fleetContext(const Layout& l, const Preset& preset) {
     c.board = text::printable(preset.board, 128);
     c.compactLayout = true;
     c.maskWidth = 1; // each mask as wide as its highest CPU: the kernel takes short masks
-    if (l.irqs.empty())
+    if (l.irqs.empty() && (l.governors.empty() || !queueInterfaces(l).empty()))
         c.covered = queueInterfaces(l);
     return c;
 }
@@ -75,6 +76,13 @@ Layout carried(const Layout& in, std::vector<NotApplicable>& skipped) {
     for (const auto& t : in.interfaces)
         if (ok(t.interface))
             l.interfaces.push_back(t);
+    for (const auto& t : in.governors) {
+        if (!validGovernorName(t.governor))
+            skipped.push_back({"cpufreq policy" + std::to_string(t.policy),
+                               "'" + text::printable(t.governor, 40) + "' is not a governor name"});
+        else
+            l.governors.push_back(t);
+    }
     return l;
 }
 

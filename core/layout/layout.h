@@ -57,18 +57,27 @@ struct InterfaceTarget {
     std::string why;
 };
 
+// The cpufreq governor of one policy (/sys/devices/system/cpu/cpufreq/policyN/scaling_governor):
+// the CPUs that take the network work should not be held at a low clock.
+struct GovernorTarget {
+    int policy = 0;       // N of policyN: the policy's first CPU, the same at every boot
+    std::string governor; // "schedutil", "performance": one of scaling_available_governors
+    std::string why;
+};
+
 struct Layout {
     std::vector<IrqTarget> irqs;
     std::vector<RxQueueTarget> rx;
     std::vector<TxQueueTarget> tx;
     std::vector<InterfaceTarget> interfaces;
+    std::vector<GovernorTarget> governors;
     std::optional<std::uint32_t> rpsSockFlowEntries;
     // Sentences that explain the layout as a whole ("one core: nothing to spread").
     std::vector<std::string> notes;
 
     bool empty() const {
         return irqs.empty() && rx.empty() && tx.empty() && interfaces.empty() &&
-               !rpsSockFlowEntries;
+               governors.empty() && !rpsSockFlowEntries;
     }
 };
 

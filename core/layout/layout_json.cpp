@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/layout/layout_json.h"
 
+#include "core/base/text.h"
+#include "core/kernel/topology.h"
+
 #include <set>
 
 namespace coresteer::layout {
@@ -117,12 +120,12 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
     if (topLevel) {
         if (!checkSchema(r, j, kLayoutSchema) ||
             !r.object(j, where,
-                      {"schema", "irqs", "rx_queues", "tx_queues", "interfaces",
+                      {"schema", "irqs", "rx_queues", "tx_queues", "interfaces", "cpufreq",
                        "rps_sock_flow_entries", "notes"}))
             return std::nullopt;
     } else if (!r.object(j, where,
-                         {"irqs", "rx_queues", "tx_queues", "interfaces", "rps_sock_flow_entries",
-                          "notes"})) {
+                         {"irqs", "rx_queues", "tx_queues", "interfaces", "cpufreq",
+                          "rps_sock_flow_entries", "notes"})) {
         return std::nullopt;
     }
     Layout l;
@@ -196,6 +199,23 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
             l.interfaces.push_back(std::move(t));
         }
     }
+    if (const auto* a = array("cpufreq")) {
+        for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
+            const auto w = Reader::join(where, "cpufreq") + "[" + std::to_string(i) + "]";
+            const auto& e = (*a)[i];
+            if (!r.object(e, w, {"policy", "governor", "why"}))
+                break;
+            GovernorTarget t;
+            t.policy = static_cast<int>(r.integer(e, "policy", w, true, 0, 8192).value_or(0));
+            t.governor = r.string(e, "governor", w, true).value_or("");
+            t.why = r.string(e, "why", w, false).value_or("");
+            if (r.ok() && !validGovernorName(t.governor))
+                r.fail(w + ".governor",
+                       "'" + text::printable(t.governor, 40) +
+                           "' is not a governor name (lower-case letters, digits, '_' and '-')");
+            l.governors.push_back(std::move(t));
+        }
+    }
     if (auto v = r.integer(j, "rps_sock_flow_entries", where, false, 0, 1 << 30))
         l.rpsSockFlowEntries = static_cast<std::uint32_t>(*v);
     if (const auto* a = array("notes")) {
@@ -230,7 +250,7 @@ std::optional<T> parseText(const std::string& text, std::string* error,
 
 json toJson(const Layout& l) {
     json j;
-    j["schema"] = kLayoutSchema;
+    j["schema"] = l.governors.empty() ? "coresteer.layout/1" : kLayoutSchema;
     json irqs = json::array(), rx = json::array(), tx = json::array();
     for (const auto& t : l.irqs) {
         json e{{"action", t.irq.action}, {"cpus", maskJson(t.cpus)}};
@@ -273,6 +293,16 @@ json toJson(const Layout& l) {
         }
         j["interfaces"] = ifs;
     }
+    if (!l.governors.empty()) {
+        json gs = json::array();
+        for (const auto& t : l.governors) {
+            json e{{"policy", t.policy}, {"governor", t.governor}};
+            if (!t.why.empty())
+                e["why"] = t.why;
+            gs.push_back(e);
+        }
+        j["cpufreq"] = gs;
+    }
     if (l.rpsSockFlowEntries)
         j["rps_sock_flow_entries"] = *l.rpsSockFlowEntries;
     j["notes"] = l.notes;
@@ -282,7 +312,7 @@ json toJson(const Layout& l) {
 json toJson(const Preset& p) {
     auto layout = toJson(p.layout);
     layout.erase("schema");
-    return json{{"schema", kPresetSchema},
+    return json{{"schema", p.layout.governors.empty() ? "coresteer.preset/1" : kPresetSchema},
                 {"name", p.name},
                 {"board", p.board},
                 {"note", p.note},

@@ -13,8 +13,10 @@
 
 namespace coresteer::layout {
 
-inline constexpr const char* kLayoutSchema = "coresteer.layout/1";
-inline constexpr const char* kPresetSchema = "coresteer.preset/1";
+// The newest version each reader takes. Version 2 added `cpufreq`; a file is written as version 1
+// when it has none, so that coresteer 1 still reads it.
+inline constexpr const char* kLayoutSchema = "coresteer.layout/2";
+inline constexpr const char* kPresetSchema = "coresteer.preset/2";
 
 struct Preset {
     std::string name;

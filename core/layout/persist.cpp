@@ -5,6 +5,7 @@
 #include "core/base/json_text.h"
 #include "core/base/shell.h"
 #include "core/base/text.h"
+#include "core/kernel/topology.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/router-scripts/router_scripts.h"
@@ -106,6 +107,8 @@ std::string persistedLayoutJson(const Layout& layout, bool compact) {
         t.why.clear();
     for (auto& t : l.interfaces)
         t.why.clear();
+    for (auto& t : l.governors)
+        t.why.clear();
     return jsonText(toJson(l), -1) + "\n";
 }
 
@@ -125,6 +128,9 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
     c.maskWidth = std::max(snap.topology.maskWidth, 1);
     c.board = snap.system.boardName;
     c.covered = coveredInterfaces(applicable, snap);
+    // Governors alone: any interface's event sets them.
+    if (c.covered && c.covered->empty() && !applicable.governors.empty())
+        c.covered.reset();
     return c;
 }
 
@@ -148,7 +154,7 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
             if (n.find_first_of("\t\n\r") == std::string::npos)
                 covered += n + "\n";
     }
-    std::string queues, threads, irqs;
+    std::string queues, threads, irqs, cpufreq;
     // One record a line, fields apart by tabs: a name holding either separator would make
     // records of its own, so it is left out here, whatever the caller checked (no kernel name
     // has one, so nothing it could match is lost).
@@ -176,6 +182,9 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
         if (t.rxUsecs)
             threads += line({t.interface, "usecs", std::to_string(*t.rxUsecs)});
     }
+    for (const auto& t : l.governors)
+        if (validGovernorName(t.governor) && t.policy >= 0)
+            cpufreq += line({std::to_string(t.policy), t.governor});
     for (const auto& t : l.irqs)
         irqs += line({std::to_string(t.irq.index), t.cpus.toHex(width), t.irq.action});
     if (!irqs.empty())
@@ -186,8 +195,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     s += "COVERED=" + shellQuote(covered) + "\nSOCK_FLOW=" +
          shellQuote(l.rpsSockFlowEntries ? std::to_string(*l.rpsSockFlowEntries) : "") +
          "\nQUEUES=" + shellQuote(queues) + "\nTHREADS=" + shellQuote(threads) +
-         "\nIRQS=" + shellQuote(irqs) + "\nFIND_IRQS=" + shellQuote(router_scripts::kFindIrqsAwk) +
-         "\n";
+         "\nCPUFREQ=" + shellQuote(cpufreq) + "\nIRQS=" + shellQuote(irqs) +
+         "\nFIND_IRQS=" + shellQuote(router_scripts::kFindIrqsAwk) + "\n";
     s += router_scripts::kCommonSh;
     s += router_scripts::kStateDirSh;
     if (options.banInIrqbalance)
@@ -332,6 +341,11 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
         Layout one;
         one.interfaces.push_back(t);
         keep(one, [&] { p.layout.interfaces.push_back(t); });
+    }
+    for (const auto& t : layout.governors) {
+        Layout one;
+        one.governors.push_back(t);
+        keep(one, [&] { p.layout.governors.push_back(t); });
     }
     p.layout.rpsSockFlowEntries = layout.rpsSockFlowEntries;
     p.layout.notes = layout.notes;

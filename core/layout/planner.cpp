@@ -53,8 +53,8 @@ std::string cpuName(int cpu) {
 
 class Planner {
 public:
-    explicit Planner(const Snapshot& s)
-        : m_snap(s), m_names(s), m_width(std::max(s.topology.maskWidth, 1)) {}
+    Planner(const Snapshot& s, const PlanGoal& goal)
+        : m_snap(s), m_goal(goal), m_names(s), m_width(std::max(s.topology.maskWidth, 1)) {}
 
     Layout run() {
         const auto& topo = m_snap.topology;
@@ -94,13 +94,16 @@ public:
             uniform();
         pinNapiThreads();
         irqbalanceNote();
-        governorNotes();
+        governors();
         return m_layout;
     }
 
 private:
-    // A cpufreq policy that holds its CPUs back, where this layout puts network work.
-    void governorNotes() {
+    // A cpufreq policy that holds its CPUs back, where this layout puts network work: a governor
+    // that holds one low frequency (powersave, userspace) or climbs slowly (conservative) is
+    // replaced by schedutil where the kernel has it (it follows the load and still idles low),
+    // else by performance; a lowered scaling_max_freq is the owner's choice, so it gets a note.
+    void governors() {
         CpuMask busy;
         for (const auto& t : m_layout.irqs)
             busy = busy | t.cpus;
@@ -115,19 +118,49 @@ private:
             const auto both = p.cpus & busy;
             if (slow.empty() || both.none())
                 continue;
-            const bool schedutil =
-                std::find(p.available.begin(), p.available.end(), "schedutil") != p.available.end();
-            m_layout.notes.push_back(
-                "CPU " + both.toList() + " carry this layout's network work, and " + slow +
-                " (cpufreq policy" + std::to_string(p.id) + "): that caps their throughput. Use " +
-                (schedutil ? "schedutil or performance" : "performance") + " there: echo " +
-                (schedutil ? "schedutil" : "performance") +
-                " > /sys/devices/system/cpu/cpufreq/policy" + std::to_string(p.id) +
-                "/scaling_governor" +
-                (slow.rfind("scaling_max_freq", 0) == 0
-                     ? std::string(", and raise scaling_max_freq")
-                     : std::string()) +
-                ".");
+            auto has = [&](const char* g) {
+                return std::find(p.available.begin(), p.available.end(), g) != p.available.end();
+            };
+            const bool slowGovernor = p.governor == "powersave" || p.governor == "userspace" ||
+                                      p.governor == "conservative";
+            const bool fast = m_goal.governor == "performance";
+            const char* better =
+                m_goal.governor.empty()                   ? nullptr
+                : has(fast ? "performance" : "schedutil") ? (fast ? "performance" : "schedutil")
+                : has(fast ? "schedutil" : "performance") ? (fast ? "schedutil" : "performance")
+                                                          : nullptr;
+            const auto policy = "cpufreq policy" + std::to_string(p.id);
+            const bool capped = p.maxKHz && p.hwMaxKHz && *p.maxKHz < *p.hwMaxKHz;
+            const std::string raise =
+                capped ? " scaling_max_freq (" + std::to_string(*p.maxKHz / 1000) + " of " +
+                             std::to_string(*p.hwMaxKHz / 1000) +
+                             " MHz) is the owner's setting: raise it in /sys/devices/system/cpu/"
+                             "cpufreq/policy" +
+                             std::to_string(p.id) + " (or the firmware's cpufreq settings)."
+                       : std::string();
+            if (slowGovernor && better) {
+                m_layout.governors.push_back(
+                    {p.id, better,
+                     "CPU " + both.toList() + " carry this layout's network work, and " + slow +
+                         ": " + better +
+                         (std::string(better) == "schedutil"
+                              ? " follows the load (up at once under traffic, down when idle)."
+                              : " keeps the clock at its highest.")});
+                m_layout.notes.push_back("CPU " + both.toList() +
+                                         " carry this layout's network "
+                                         "work, and " +
+                                         slow + " (" + policy + "): this layout sets the " +
+                                         better + " governor there." + raise);
+            } else {
+                m_layout.notes.push_back(
+                    "CPU " + both.toList() + " carry this layout's network work, and " + slow +
+                    " (" + policy + "): that caps their throughput." +
+                    (!slowGovernor             ? raise
+                     : m_goal.governor.empty() ? std::string(" Governors are left as they are "
+                                                             "(asked so).")
+                                               : std::string(" This kernel offers neither "
+                                                             "schedutil nor performance there.")));
+            }
         }
     }
 
@@ -473,6 +506,7 @@ private:
     }
 
     const Snapshot& m_snap;
+    const PlanGoal& m_goal;
     IrqNames m_names;
     int m_width;
     std::vector<int> m_online;
@@ -483,8 +517,8 @@ private:
 
 } // namespace
 
-Layout plan(const Snapshot& snap, const PlanGoal&) {
-    return Planner(snap).run();
+Layout plan(const Snapshot& snap, const PlanGoal& goal) {
+    return Planner(snap, goal).run();
 }
 
 } // namespace coresteer::layout

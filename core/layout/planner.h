@@ -6,11 +6,17 @@
 #include "core/layout/layout.h"
 #include "core/model/snapshot.h"
 
+#include <string>
+
 namespace coresteer::layout {
 
 struct PlanGoal {
     enum class Kind { SqmThroughput };
     Kind kind = Kind::SqmThroughput;
+    // The cpufreq governor for a slow policy (powersave, userspace, conservative) under the
+    // layout's network work: "schedutil" (else performance where the kernel has no schedutil),
+    // "performance" (else schedutil), or "" to leave every governor as it is (a note says why).
+    std::string governor = "schedutil";
 };
 
 Layout plan(const Snapshot& snap, const PlanGoal& goal = {});

@@ -74,6 +74,8 @@ bool Write::changes() const {
         return true;
     if (isNumber())
         return text::parseU64(text::trim(current)) != text::parseU64(value);
+    if (kind == Kind::Governor)
+        return text::trim(current) != value;
     const auto a = CpuMask::fromHex(current), b = CpuMask::fromHex(value);
     return !a || !b || !(*a == *b);
 }
@@ -227,6 +229,31 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
                                 "ethtool:" + t.interface + ":rx-usecs", std::to_string(*t.rxUsecs),
                                 "", t.why});
     }
+    for (const auto& t : layout.governors) {
+        const std::string name = "cpufreq policy" + std::to_string(t.policy);
+        const auto& policies = snap.topology.policies;
+        const auto p = std::find_if(policies.begin(), policies.end(),
+                                    [&](const CpufreqPolicy& c) { return c.id == t.policy; });
+        if (!validGovernorName(t.governor)) {
+            r.skipped.push_back(
+                {name, "'" + text::printable(t.governor, 40) + "' is not a governor name"});
+        } else if (p == policies.end()) {
+            r.skipped.push_back({name, "no such cpufreq policy here"});
+        } else if (std::find(p->available.begin(), p->available.end(), t.governor) ==
+                   p->available.end()) {
+            std::string has;
+            for (const auto& g : p->available)
+                has += (has.empty() ? "" : " ") + g;
+            r.skipped.push_back({name, "this kernel has no " + t.governor +
+                                           " governor for it (it has: " +
+                                           (has.empty() ? std::string("none listed") : has) + ")"});
+        } else {
+            r.writes.push_back({Write::Kind::Governor, name + " governor",
+                                "sys/devices/system/cpu/cpufreq/policy" + std::to_string(t.policy) +
+                                    "/scaling_governor",
+                                t.governor, p->governor, t.why});
+        }
+    }
     if (layout.rpsSockFlowEntries)
         r.writes.push_back(
             {Write::Kind::RpsSockFlowEntries, "rps_sock_flow_entries",
@@ -257,6 +284,10 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
         if (const auto* nif = snap.interface(t.interface); nif && t.napiCpus)
             if (const auto m = nif->napiMask())
                 cur.interfaces.push_back({t.interface, m, std::nullopt, "as it was"});
+    for (const auto& t : layout.governors)
+        for (const auto& p : snap.topology.policies)
+            if (p.id == t.policy && !p.governor.empty())
+                cur.governors.push_back({p.id, p.governor, "as it was"});
     if (layout.rpsSockFlowEntries && snap.rpsSockFlowEntries)
         cur.rpsSockFlowEntries = static_cast<std::uint32_t>(*snap.rpsSockFlowEntries);
     return cur;

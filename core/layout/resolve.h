@@ -23,6 +23,7 @@ struct Write {
         RpsSockFlowEntries,
         NapiAffinity, // path "napi:<pid>": taskset -p on the live root only
         RxUsecs,      // path "ethtool:<if>:rx-usecs": ethtool -C on the live root only
+        Governor,     // sys/devices/system/cpu/cpufreq/policyN/scaling_governor: a name
     };
     Kind kind;
     std::string target; // "IRQ 96 (eth1)", "eth1 rx-0 rps_cpus"
@@ -32,7 +33,7 @@ struct Write {
     std::string current; // as read in the snapshot; empty when unknown
     std::string why;
 
-    bool changes() const; // compares masks as CPU sets, numbers as numbers
+    bool changes() const; // compares masks as CPU sets, numbers as numbers, names as text
     bool isNumber() const {
         return kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries ||
                kind == Kind::RxUsecs;

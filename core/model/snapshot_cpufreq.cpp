@@ -13,14 +13,6 @@ namespace {
 constexpr std::size_t kMaxPolicies = 1024;
 constexpr std::size_t kMaxGovernors = 16;
 
-// A governor's name as the kernel writes them ("schedutil", "performance"): anything else
-// read from a router is not one.
-bool governorName(std::string_view s) {
-    return !s.empty() && s.size() <= 32 && std::all_of(s.begin(), s.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || text::isDigit(c) || c == '_' || c == '-';
-    });
-}
-
 } // namespace
 
 std::vector<CpufreqPolicy> readCpufreqPolicies(BundleReader& r, int width) {
@@ -44,13 +36,13 @@ std::vector<CpufreqPolicy> readCpufreqPolicies(BundleReader& r, int width) {
                     p.cpus.set(static_cast<int>(*c));
         }
         p.cpus.setWidth(width);
-        if (auto g = r.line(dir + "scaling_governor"); g && governorName(*g))
+        if (auto g = r.line(dir + "scaling_governor"); g && validGovernorName(*g))
             p.governor = *g;
         if (auto t = r.line(dir + "scaling_available_governors")) {
             text::Tokenizer tz(*t);
             std::string_view w;
             while (tz.next(w) && p.available.size() < kMaxGovernors)
-                if (governorName(w))
+                if (validGovernorName(w))
                     p.available.emplace_back(w);
         }
         auto khz = [&](const char* f) -> std::optional<std::uint32_t> {

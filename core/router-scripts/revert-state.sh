@@ -17,8 +17,10 @@
 #           applying     "PID START" of the apply that holds the lock (see stop_apply)
 # Keys:   a path under $R (proc/irq/N/smp_affinity, proc/irq/N/smp_affinity_list,
 #         sys/class/net/IF/queues/rx-N/rps_cpus, .../rx-N/rps_flow_cnt, .../tx-N/xps_cpus,
-#         proc/sys/net/core/rps_sock_flow_entries), napi:PID (a kernel thread's CPUs, through
-#         taskset) or ethtool:IF:rx-usecs. restore writes nothing else, whatever revert.data says.
+#         proc/sys/net/core/rps_sock_flow_entries,
+#         sys/devices/system/cpu/cpufreq/policyN/scaling_governor), napi:PID (a kernel thread's
+#         CPUs, through taskset) or ethtool:IF:rx-usecs. restore writes nothing else, whatever
+#         revert.data says.
 # Exit statuses the callers give: 2 a revert time out of range, 3 unsafe or unwritable state,
 # 4 an apply is pending.
 
@@ -189,6 +191,10 @@ key_ok() {
         ;;
     5) [ "$1/$2/$3/$4/$5" = proc/sys/net/core/rps_sock_flow_entries ] && return 0 ;;
     7)
+        if [ "$1/$2/$3/$4/$5/$7" = sys/devices/system/cpu/cpufreq/scaling_governor ]; then
+            case $6 in policy*) digits "${6#policy}" && return 0 ;; esac
+            return 1
+        fi
         [ "$1/$2/$3" = sys/class/net ] && [ "$5" = queues ] || return 1
         case $4 in
         . | ..) return 1 ;;
@@ -202,12 +208,22 @@ key_ok() {
     return 1
 }
 
-# value_ok VALUE: a mask, CPU list or number, as the kernel prints them.
+# value_ok KEY VALUE: a mask, CPU list or number, as the kernel prints them; for a governor, its
+# name (lower-case letters, digits, '_' and '-').
 value_ok() {
     case $1 in
+    */scaling_governor)
+        case $2 in
+        '' | *[!0-9a-z_-]*) return 1 ;;
+        esac
+        [ "${#2}" -le 32 ]
+        return
+        ;;
+    esac
+    case $2 in
     '' | *[!0-9a-fA-F,-]*) return 1 ;;
     esac
-    [ "${#1}" -le 8192 ]
+    [ "${#2}" -le 8192 ]
 }
 
 # getv KEY: the current value into $v. napi:* and ethtool:* exist only on the live root.
@@ -271,7 +287,7 @@ restore() {
     while IFS="$TAB" read -r rs_p rs_v; do
         rs_n=$((rs_n + 1))
         [ -n "$rs_p" ] || continue
-        if ! key_ok "$rs_p" || ! value_ok "$rs_v"; then
+        if ! key_ok "$rs_p" || ! value_ok "$rs_p" "$rs_v"; then
             say "revert.data line $rs_n is not a value coresteer sets: left alone"
             continue
         fi

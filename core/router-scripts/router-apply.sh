@@ -10,6 +10,7 @@
 #   IRQS       "rank<TAB>mask<TAB>action" per IRQ target, found by FIND_IRQS (find-irqs.awk)
 #   QUEUES     "interface<TAB>queue<TAB>rps|flows|xps<TAB>value" per queue target
 #   THREADS    "interface<TAB>napi|usecs<TAB>value": NAPI threads' CPUs, rx-usecs (live root only)
+#   CPUFREQ    "policy<TAB>governor" per cpufreq policy the layout sets a governor for
 #   MARK       the text every file coresteer writes carries
 #   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
 #   BAN        "1": irqbalance leaves the IRQs this script pins alone (irqbalance-ban.sh, which
@@ -80,6 +81,10 @@ q() {
     flows) put "sys/class/net/$1/queues/rx-$2/rps_flow_cnt" "$4" ;;
     xps) put "sys/class/net/$1/queues/tx-$2/xps_cpus" "$4" ;;
     esac
+}
+# gov POLICY GOVERNOR: the policy's cpufreq governor.
+gov() {
+    put "sys/devices/system/cpu/cpufreq/policy$1/scaling_governor" "$2"
 }
 # NAPI threads and coalescing exist only on the live root (not under a CORESTEER_ROOT).
 n() {
@@ -157,6 +162,7 @@ EOF
     fi
     each_line "$QUEUES" q
     each_line "$THREADS" thread
+    each_line "$CPUFREQ" gov
 }
 # ban: irqbalance leaves alone every IRQ pinned so far (what it has not banned yet), where asked.
 ib_say() { log "$*"; }

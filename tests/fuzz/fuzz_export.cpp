@@ -46,6 +46,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         p.layout.rx.push_back({in.ConsumeRandomLengthString(20), in.ConsumeIntegralInRange(0, 7),
                                *CpuMask::fromList("1"), std::nullopt,
                                in.ConsumeRandomLengthString(64)});
+    const int governors = in.ConsumeIntegralInRange(0, 3);
+    for (int i = 0; i < governors; ++i)
+        p.layout.governors.push_back({in.ConsumeIntegralInRange(0, 8),
+                                      in.ConsumeRandomLengthString(40),
+                                      in.ConsumeRandomLengthString(64)});
     FleetOptions o;
     std::string error;
     if (const auto y = makeAnsiblePlaybook(p, o, &error)) {

@@ -142,6 +142,7 @@ void MaskGridModel::setSnapshot(SnapshotPtr snap) {
     m_cpus = cpus;
     m_extras = {}; // a new router: the old extras mean nothing there
     endResetModel();
+    emit extrasChanged();
 }
 
 namespace {

@@ -96,6 +96,10 @@ public:
     const layout::Layout& extras() const { return m_extras; }
     void setExtras(layout::Layout extras);
 
+signals:
+    // The extras changed (an edit, its undo, a layout shown, a new router).
+    void extrasChanged();
+
 private:
     struct Row {
         RowKind kind = RowKind::Interface;

@@ -21,6 +21,7 @@ using namespace coresteer::layout;
 
 void MaskGridModel::setExtras(Layout extras) {
     m_extras = std::move(extras);
+    emit extrasChanged();
 }
 
 Layout MaskGridModel::offGrid(const Layout& layout) const {
@@ -41,6 +42,7 @@ Layout MaskGridModel::offGrid(const Layout& layout) const {
     for (const auto& t : layout.interfaces)
         if (t.rxUsecs)
             x.interfaces.push_back({t.interface, std::nullopt, t.rxUsecs, t.why});
+    x.governors = layout.governors;
     x.rpsSockFlowEntries = layout.rpsSockFlowEntries;
     return x;
 }
@@ -94,6 +96,7 @@ Layout MaskGridModel::pendingLayout(bool everyRow) const {
             l.interfaces.push_back(e);
     }
     l.irqs.insert(l.irqs.end(), m_extras.irqs.begin(), m_extras.irqs.end());
+    l.governors = m_extras.governors;
     if (m_extras.rpsSockFlowEntries)
         l.rpsSockFlowEntries = m_extras.rpsSockFlowEntries;
     return l;

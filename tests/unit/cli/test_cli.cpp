@@ -5,6 +5,7 @@
 #include "core/collect/capture.h"
 #include "core/live/recording.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/cpufreq_policy.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -210,6 +211,33 @@ TEST(Cli, PlanJsonIsALayoutThatDiffAccepts) {
         << other.out;
     const auto bad = cli({"diff", "--root", root, "/nonexistent.json"});
     EXPECT_EQ(bad.code, 2);
+}
+
+// plan --governor: which governor a slow cpufreq policy under the network work gets, or none.
+TEST(Cli, PlanGovernorChoosesWhatASlowPolicyGets) {
+    const auto root = test::boardWithCpufreqPolicy(
+        test::boardDir("bpi-r4"), std::filesystem::path(CORESTEER_TEST_TMP) / "cli-governor",
+        "powersave", "powersave performance schedutil");
+    auto governors = [&](const std::vector<std::string>& extra) {
+        std::vector<std::string> args{"plan", "--root", root.string(), "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto r = cli(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        std::string out;
+        for (const auto& g : j.value("cpufreq", nlohmann::json::array()))
+            out += std::to_string(g["policy"].get<int>()) + ":" + g["governor"].get<std::string>();
+        return out;
+    };
+    EXPECT_EQ(governors({}), "0:schedutil");
+    EXPECT_EQ(governors({"--governor", "performance"}), "0:performance");
+    EXPECT_EQ(governors({"--governor", "keep"}), "");
+    EXPECT_EQ(cli({"plan", "--root", root.string(), "--governor", "ondemand"}).code, 2);
+    const auto text = cli({"plan", "--root", root.string()});
+    EXPECT_NE(text.out.find("cpufreq policy0 governor: sys/devices/system/cpu/cpufreq/policy0/"
+                            "scaling_governor powersave -> schedutil"),
+              std::string::npos)
+        << text.out;
 }
 
 TEST(Cli, PresetSaveAndLoadAcrossBoards) {

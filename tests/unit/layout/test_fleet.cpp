@@ -10,6 +10,7 @@
 #include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/cpufreq_policy.h"
 #include "tests/unit/layout/router_copy.h"
 
 #include <gtest/gtest.h>
@@ -447,11 +448,15 @@ TEST(Fleet, RefusesAnotherBoardUnlessTold) {
 // the router checks the time it is given (Ansible passes coresteer_revert_after unchecked).
 TEST(Fleet, UnconfirmedApplyRevertsByTheRoutersTimer) {
     Router r("nanopi-r6s-friendlywrt");
+    // The LITTLE cores' clock held low: the plan sets their governor, which goes and comes
+    // back with the rest.
+    test::writeCpufreqPolicy(r.root, "powersave", "powersave performance schedutil");
     const auto snap = r.snapshot();
     Preset p;
     p.name = "plan";
     p.board = snap.system.boardName;
     p.layout = plan(snap);
+    ASSERT_EQ(p.layout.governors.size(), 1u);
     Layout wanted = p.layout;
     wanted.interfaces.clear();
     std::string error, out;
@@ -468,6 +473,8 @@ TEST(Fleet, UnconfirmedApplyRevertsByTheRoutersTimer) {
     }
     ASSERT_EQ(r.fleet(f->apply, "CORESTEER_REVERT_AFTER=5", &out), 0) << r.err();
     EXPECT_EQ(pending(wanted, r), 0u);
+    EXPECT_EQ(firstLine(r.root / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor"),
+              "schedutil");
     // revert.data holds every old value before the timer is armed.
     const auto data = slurp(r.root / "tmp/coresteer/revert.data");
     EXPECT_EQ(static_cast<std::size_t>(std::count(data.begin(), data.end(), '\n')), before);
@@ -477,6 +484,8 @@ TEST(Fleet, UnconfirmedApplyRevertsByTheRoutersTimer) {
          ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     EXPECT_EQ(pending(wanted, r), before);
+    EXPECT_EQ(firstLine(r.root / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor"),
+              "powersave");
 }
 
 TEST(Fleet, PlaybookNamesItsGroupAndLeavesOutWhatItCannotCarry) {

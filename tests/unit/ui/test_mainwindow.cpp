@@ -6,6 +6,7 @@
 #include "core/layout/layout_json.h"
 #include "core/live/recording.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/cpufreq_policy.h"
 #include "tests/support/hostile_names.h"
 #include "tests/support/live_ticks.h"
 #include "tests/unit/ui/ui_helpers.h"
@@ -130,6 +131,55 @@ TEST(MainWindow, ExtrasBeyondTheGridGoWithTheLayout) {
                     b->trigger();
     EXPECT_EQ(w.gridModel()->changedCount(), 0);
     EXPECT_FALSE(w.gridModel()->pendingLayout().rpsSockFlowEntries);
+}
+
+// A slow cpufreq governor under the network work: Recommend sets a better one, the CPU table
+// shows the change, and the person may choose another or none, each one undoable step.
+TEST(MainWindow, GovernorsAreProposedShownAndChosen) {
+    const auto root = boardWithCpufreqPolicy(
+        boardDir("bpi-r4"), std::filesystem::path(CORESTEER_TEST_TMP) / "ui-governor", "powersave",
+        "powersave performance schedutil");
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString(root.string()));
+    ASSERT_TRUE(shown.wait(10000));
+    auto* cores = w.coreModel();
+    auto cell = [&](int row) {
+        return cores->index(row, CoreModel::Governor).data().toString().toStdString();
+    };
+    auto governors = [&] {
+        std::string out;
+        for (const auto& g : w.gridModel()->pendingLayout().governors)
+            out += std::to_string(g.policy) + ":" + g.governor + " ";
+        return out;
+    };
+    EXPECT_EQ(cell(2), "powersave");
+    w.recommend();
+    EXPECT_EQ(cell(2), "powersave → schedutil");
+    EXPECT_EQ(governors(), "0:schedutil ");
+    EXPECT_NE(cores->index(2, CoreModel::Governor)
+                  .data(Qt::ToolTipRole)
+                  .toString()
+                  .indexOf(QStringLiteral("schedutil follows the load")),
+              -1);
+    const int undoBefore = w.undoStack()->count();
+    ASSERT_TRUE(w.chooseGovernor(1, QStringLiteral("performance")));
+    EXPECT_EQ(governors(), "0:performance ");
+    EXPECT_EQ(cell(3), "powersave → performance");
+    EXPECT_EQ(w.undoStack()->count(), undoBefore + 1);
+    ASSERT_TRUE(w.chooseGovernor(0, QString()));
+    EXPECT_EQ(governors(), "");
+    EXPECT_EQ(cell(0), "powersave");
+    EXPECT_FALSE(w.chooseGovernor(0, QStringLiteral("ondemand")));
+    w.undoStack()->undo();
+    EXPECT_EQ(governors(), "0:performance ");
+    // What apply writes includes it.
+    const auto writes =
+        changedWrites(resolve(w.gridModel()->pendingLayout(), *w.gridModel()->snapshot()));
+    EXPECT_TRUE(std::any_of(writes.begin(), writes.end(), [](const Write& x) {
+        return x.path == "sys/devices/system/cpu/cpufreq/policy0/scaling_governor" &&
+               x.value == "performance";
+    }));
 }
 
 // Built-in presets are in the Presets menu; one loads as one undoable step, and a preset made
