@@ -208,11 +208,17 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"sbin", K::Dir, 0, false}, // what runs hotplug.d: hotplug-call, procd
         {"usr/libexec/platform/packet-steering.sh", K::File, attr, false},
         {"run/systemd/system", K::Dir, 0, false},
+        {"run/openrc", K::Dir, 0, false}, // OpenRC: its runlevels, local.d and device manager
+        {"etc/runlevels/sysinit", K::Dir, 0, false},
+        {"etc/runlevels/boot", K::Dir, 0, false},
+        {"etc/runlevels/default", K::Dir, 0, false},
+        {"etc/mdev.conf", K::File, attr, false},
         {"etc/systemd/system/multi-user.target.wants", K::Dir, 0, false},
         {"etc/sysupgrade.conf", K::File, attr, false},
         {"etc/coresteer/layout.json", K::File, 1u << 20, false},
         {"etc/coresteer/irqbalance.banned", K::File, attr, false},
         {"etc/coresteer/boot-links", K::File, attr, false},
+        {"etc/coresteer/openrc-local", K::File, attr, false},
     };
     return spec;
 }

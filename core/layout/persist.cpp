@@ -8,6 +8,7 @@
 #include "core/kernel/topology.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
+#include "core/layout/persist_detail.h"
 #include "core/router-scripts/router_scripts.h"
 #include "core/ssh/session.h"
 
@@ -18,25 +19,9 @@
 
 namespace coresteer::layout {
 
-namespace {
+using namespace detail;
 
-constexpr const char* kOverridePath = "usr/libexec/platform/packet-steering.sh";
-// Where persist-install.sh's board_aside keeps the board's own (its ASIDE).
-constexpr const char* kBoardSteeringPath = "usr/libexec/platform/packet-steering.board.sh";
-constexpr const char* kStateDir = "etc/coresteer";
-
-std::string header(const std::string& boardName, const char* what) {
-    const std::string board = boardName.empty() ? "this router" : boardName;
-    std::string h = "# " + std::string(kPersistMarker) + " " CORESTEER_VERSION " for " +
-                    text::printable(board, 80) + ". Do not edit: coresteer-cli unpersist\n" +
-                    "# removes it, coresteer-cli persist replaces it. " + what + "\n";
-    for (auto& c : h)
-        if (c == '\r')
-            c = ' ';
-    return h;
-}
-
-} // namespace
+namespace {} // namespace
 
 bool matchableIrqAction(const std::string& a) {
     return !a.empty() && a.size() <= 256 &&
@@ -46,13 +31,6 @@ bool matchableIrqAction(const std::string& a) {
 }
 
 namespace {
-
-// A name udev's KERNEL== and systemd's unit instances take as it is.
-bool plainName(const std::string& n) {
-    return std::all_of(n.begin(), n.end(), [](unsigned char c) {
-        return std::isalnum(c) || c == '_' || c == '.' || c == '-';
-    });
-}
 
 std::vector<std::string> coveredInterfaces(const Layout& l, const Snapshot& snap) {
     std::set<std::string> s;
@@ -68,31 +46,18 @@ std::vector<std::string> coveredInterfaces(const Layout& l, const Snapshot& snap
     return {s.begin(), s.end()};
 }
 
-std::string systemdUnit(const std::string& board, bool perInterface) {
-    std::string u = header(board, "Applies the layout of /etc/coresteer/layout.json.") + "[Unit]\n";
-    if (perInterface) {
-        u += "Description=coresteer: IRQ and queue layout for %I\n"
-             "After=sys-subsystem-net-devices-%i.device\n\n"
-             "[Service]\nType=oneshot\n"
-             // Quoted: systemd splits Environment= at blanks after it expands %I.
-             "Environment=\"ACTION=add\" \"INTERFACE=%I\" \"CORESTEER_FOREGROUND=1\"\n"
-             "ExecStart=/bin/sh /etc/coresteer/apply.sh\n";
-    } else {
-        u += "Description=coresteer: IRQ and queue layout\n"
-             // After rc.local, which may write masks of its own.
-             "After=network.target rc-local.service\n\n"
-             "[Service]\nType=oneshot\nRemainAfterExit=yes\n"
-             "Environment=\"CORESTEER_FOREGROUND=1\"\n"
-             "ExecStart=/bin/sh /etc/coresteer/apply.sh\n\n"
-             "[Install]\nWantedBy=multi-user.target\n";
-    }
-    return u;
-}
-
 } // namespace
 
 const char* toString(PersistPlan::Flavor f) {
-    return f == PersistPlan::Flavor::OpenWrt ? "openwrt" : "systemd";
+    switch (f) {
+    case PersistPlan::Flavor::OpenWrt:
+        return "openwrt";
+    case PersistPlan::Flavor::Systemd:
+        return "systemd";
+    case PersistPlan::Flavor::OpenRC:
+        return "openrc";
+    }
+    return "?";
 }
 
 std::string persistedLayoutJson(const Layout& layout, bool compact) {
@@ -134,135 +99,6 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
     return c;
 }
 
-std::string makeRouterApplyScript(const Layout& l, const Snapshot& snap,
-                                  const PersistOptions& options) {
-    return makeRouterApplyScript(l, routerScriptContext(l, snap), options);
-}
-
-std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& context,
-                                  const PersistOptions& options) {
-    const int width = std::max(context.maskWidth, 1);
-    std::string s = "#!/bin/sh\n" + header(context.board,
-                                           "Re-applies the IRQ and queue layout\n# when a network "
-                                           "interface appears (ACTION=add INTERFACE=...).");
-    s += "R=${CORESTEER_ROOT:-}\nWAIT=" + std::to_string(std::max(0, options.waitSeconds)) + "\n";
-    // The layout as data for router-apply.sh: names only ever live in quoted variables.
-    std::string covered = "*";
-    if (context.covered) {
-        covered.clear();
-        for (const auto& n : *context.covered)
-            if (n.find_first_of("\t\n\r") == std::string::npos)
-                covered += n + "\n";
-    }
-    std::string queues, threads, irqs, cpufreq;
-    // One record a line, fields apart by tabs: a name holding either separator would make
-    // records of its own, so it is left out here, whatever the caller checked (no kernel name
-    // has one, so nothing it could match is lost).
-    auto line = [](std::initializer_list<std::string> fields) {
-        std::string out;
-        for (const auto& f : fields) {
-            if (f.find_first_of("\t\n\r") != std::string::npos)
-                return std::string();
-            out += (out.empty() ? "" : "\t") + f;
-        }
-        return out + "\n";
-    };
-    for (const auto& t : l.rx) {
-        const auto q = std::to_string(t.queue);
-        if (t.rpsCpus)
-            queues += line({t.interface, q, "rps", t.rpsCpus->toHex(width)});
-        if (t.rpsFlowCnt)
-            queues += line({t.interface, q, "flows", std::to_string(*t.rpsFlowCnt)});
-    }
-    for (const auto& t : l.tx)
-        queues += line({t.interface, std::to_string(t.queue), "xps", t.xpsCpus.toHex(width)});
-    for (const auto& t : l.interfaces) {
-        if (t.napiCpus)
-            threads += line({t.interface, "napi", t.napiCpus->toHex(width)});
-        if (t.rxUsecs)
-            threads += line({t.interface, "usecs", std::to_string(*t.rxUsecs)});
-    }
-    for (const auto& t : l.governors)
-        if (validGovernorName(t.governor) && t.policy >= 0)
-            cpufreq += line({std::to_string(t.policy), t.governor});
-    for (const auto& t : l.irqs)
-        irqs += line({std::to_string(t.irq.index), t.cpus.toHex(width), t.irq.action});
-    if (!irqs.empty())
-        irqs.pop_back();
-    s += "MARK=" + shellQuote(kPersistMarker) +
-         "\nSTEERING=" + shellQuote(context.steeringOverride) +
-         "\nBAN=" + (options.banInIrqbalance ? "1" : "") + "\n";
-    s += "COVERED=" + shellQuote(covered) + "\nSOCK_FLOW=" +
-         shellQuote(l.rpsSockFlowEntries ? std::to_string(*l.rpsSockFlowEntries) : "") +
-         "\nQUEUES=" + shellQuote(queues) + "\nTHREADS=" + shellQuote(threads) +
-         "\nCPUFREQ=" + shellQuote(cpufreq) + "\nIRQS=" + shellQuote(irqs) +
-         "\nFIND_IRQS=" + shellQuote(router_scripts::kFindIrqsAwk) + "\n";
-    s += router_scripts::kCommonSh;
-    s += router_scripts::kStateDirSh;
-    if (options.banInIrqbalance)
-        s += router_scripts::kIrqbalanceBanSh;
-    s += router_scripts::kRouterApplySh;
-    return s;
-}
-
-// OpenWrt's platform packet-steering script as persist installs it, for the router apply
-// script at `hook`.
-std::string steeringOverride(const std::string& board, const std::string& hook) {
-    return "#!/bin/sh\n" +
-           header(board, "OpenWrt's platform packet steering: the firmware's own steering, then "
-                         "the coresteer layout.") +
-           "BOARD=" + shellQuote("/" + std::string(kBoardSteeringPath)) +
-           "\nHOOK=" + shellQuote("/" + hook) + "\n" +
-           std::string(router_scripts::kSteeringOverrideSh);
-}
-
-void addPersistFiles(PersistPlan& p, const RouterScriptContext& context,
-                     const PersistOptions& options, bool packetSteeringOverride) {
-    const std::string hotplug = "etc/hotplug.d/net/" + std::string(kHotplugName);
-    RouterScriptContext withSteering = context;
-    if (p.flavor == PersistPlan::Flavor::OpenWrt && packetSteeringOverride)
-        withSteering.steeringOverride = steeringOverride(context.board, hotplug);
-    const auto script = makeRouterApplyScript(p.layout, withSteering, options);
-    p.files.push_back({std::string(kStateDir) + "/layout.json",
-                       persistedLayoutJson(p.layout, context.compactLayout), 0644});
-    if (p.flavor == PersistPlan::Flavor::OpenWrt) {
-        p.files.push_back({hotplug, script, 0755});
-        // Not the platform script: sysupgrade keeps /etc only, and a newer image's own board
-        // script must stay the board's; 95-coresteer puts coresteer's back at the first boot.
-        p.sysupgradeLines = {"/" + hotplug, "/" + std::string(kStateDir) + "/"};
-        if (packetSteeringOverride) {
-            p.files.push_back({kOverridePath, withSteering.steeringOverride, 0755});
-            p.actions.push_back("Installs /" + std::string(kOverridePath) +
-                                ": OpenWrt's packet steering service then runs the firmware's "
-                                "own steering, and this layout after it, so the devices the "
-                                "layout names keep it and the others keep the firmware's.");
-        }
-        return;
-    }
-    p.files.push_back({std::string(kStateDir) + "/apply.sh", script, 0755});
-    p.files.push_back(
-        {"etc/systemd/system/coresteer-apply.service", systemdUnit(context.board, false), 0644});
-    p.files.push_back(
-        {"etc/systemd/system/coresteer-apply@.service", systemdUnit(context.board, true), 0644});
-    p.files.push_back({"etc/systemd/system/multi-user.target.wants/coresteer-apply.service",
-                       "/etc/systemd/system/coresteer-apply.service", 0777, true});
-    std::string kernel;
-    if (context.covered) {
-        for (const auto& n : *context.covered)
-            if (plainName(n))
-                kernel += (kernel.empty() ? "" : "|") + n;
-    } else {
-        kernel = "*";
-    }
-    if (!kernel.empty())
-        p.files.push_back(
-            {"etc/udev/rules.d/90-coresteer.rules",
-             header(context.board, "Starts coresteer-apply@<interface> when one appears.") +
-                 "ACTION==\"add\", SUBSYSTEM==\"net\", KERNEL==\"" + kernel +
-                 "\", TAG+=\"systemd\", ENV{SYSTEMD_WANTS}+=\"coresteer-apply@%k.service\"\n",
-             0644});
-}
-
 namespace {
 
 // What persist does about the boot scripts that rewrite masks after the hotplug script.
@@ -299,12 +135,18 @@ std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& sna
         p.flavor = PersistPlan::Flavor::OpenWrt;
     } else if (v.systemd) {
         p.flavor = PersistPlan::Flavor::Systemd;
+    } else if (v.openrc) {
+        p.flavor = PersistPlan::Flavor::OpenRC;
+        p.openrcLocal = v.openrcLocal;
+        p.deviceManager = v.deviceManager;
+        if (p.deviceManager == Services::DeviceManager::Mdev && !v.mdevConf)
+            p.deviceManager = Services::DeviceManager::None; // no rules file to add to
     } else {
         if (error)
             *error = "this router has no way coresteer knows to run a script when an interface "
                      "appears: no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or "
-                     "procd), as OpenWrt and BusyBox firmwares have, and no systemd (no "
-                     "/run/systemd/system)";
+                     "procd), as OpenWrt and BusyBox firmwares have, no systemd (no "
+                     "/run/systemd/system) and no OpenRC (no /run/openrc)";
         return std::nullopt;
     }
     // Keep the targets that resolve on this router now, each with its own check.
@@ -418,7 +260,8 @@ std::string prelude(const std::string& root, const std::string& token, const std
     return rootAssignment(root) + "T='" + token + "'\nM=" + shellQuote(kPersistMarker) +
            "\nWANT=" + shellQuote(want) + "\nIRQBALANCE=" + (irqbalanceOff ? "off" : "on") +
            "\nBANIRQS='" + ban + "'\nBOOTOFF=" + shellQuote(bootOff) +
-           "\nRCLOCAL=" + (plan && plan->followRcLocal ? "1" : "") + "\n" +
+           "\nRCLOCAL=" + (plan && plan->followRcLocal ? "1" : "") +
+           "\nMDEV=" + (plan && plan->mdevLine ? "1" : "") + "\n" +
            std::string(router_scripts::kCommonSh) + std::string(router_scripts::kStateDirSh) +
            std::string(router_scripts::kIrqbalanceBanSh) +
            std::string(router_scripts::kPersistInstallSh);
@@ -460,10 +303,12 @@ PersistScript makePersistScript(const PersistPlan& plan, const std::string& root
         s += "# shellcheck disable=SC2086 # the names\ndisable_boot $BOOTOFF\n";
     if (plan.followRcLocal)
         s += "after_rc_local\n";
+    if (plan.mdevLine)
+        s += "mdev_rule\n";
     if (!plan.banIrqs.empty())
         s += "# shellcheck disable=SC2086 # the numbers\n"
              "ban_irqs -x $BANIRQS || printf '%s N irqbalance\\n' \"$T\"\n";
-    if (plan.flavor == PersistPlan::Flavor::Systemd)
+    if (plan.flavor != PersistPlan::Flavor::OpenWrt)
         s += "reload_units udev\n";
     s += "printf '%s DONE\\n' \"$T\"\n";
     ps.script = s;

@@ -21,6 +21,13 @@
 //             /etc/systemd/system/coresteer-apply@.service   per interface, started by udev
 //             /etc/udev/rules.d/90-coresteer.rules           when a covered interface appears
 //             /etc/coresteer/layout.json
+//   OpenRC    /etc/coresteer/apply.sh                        the script
+//             /etc/local.d/coresteer.start                   runs it at boot (OpenRC's local)
+//             /etc/runlevels/default/local                   where no runlevel had local yet
+//             /etc/coresteer/openrc-local                    (and the note that persist added it)
+//             /etc/mdev.conf                                 + one rule line (mdev, mdevd), or
+//             /etc/udev/rules.d/90-coresteer.rules           RUN+= (udev): late interfaces
+//             /etc/coresteer/layout.json
 //
 // Every file carries kPersistMarker. One install script per persist writes every file to a
 // temporary name first and renames it only when all were written; unpersist removes exactly
@@ -68,8 +75,13 @@ struct PersistFile {
 };
 
 struct PersistPlan {
-    enum class Flavor { OpenWrt, Systemd };
+    enum class Flavor { OpenWrt, Systemd, OpenRC };
     Flavor flavor = Flavor::OpenWrt;
+    // OpenRC: the local service is in a runlevel already; the device manager that runs a
+    // script when an interface appears (persist adds a rule line to /etc/mdev.conf for mdev).
+    bool openrcLocal = true;
+    Services::DeviceManager deviceManager = Services::DeviceManager::None;
+    bool mdevLine = false;
     Layout layout; // what applies on this router (the targets that resolve now)
     std::vector<NotApplicable> skipped;
     std::vector<PersistFile> files;
@@ -87,8 +99,7 @@ const char* toString(PersistPlan::Flavor f);
 bool matchableIrqAction(const std::string& action);
 
 // The plan, or nullopt with *error when this router has neither hotplug.d with a hotplug caller
-// (OpenWrt, BusyBox firmwares) nor systemd,
-// or nothing of the layout applies.
+// (OpenWrt, BusyBox firmwares), nor systemd, nor OpenRC, or nothing of the layout applies.
 std::optional<PersistPlan> planPersist(const Layout& layout, const Snapshot& snap,
                                        const PersistOptions& options, std::string* error);
 

@@ -51,7 +51,18 @@ struct Services {
     // /etc/hotplug.d and something that runs it on device events (/sbin/hotplug-call, or
     // procd): OpenWrt, and Buildroot and vendor BusyBox firmwares built the same way.
     bool hotplugCaller = false;
-    bool sysupgradeConf = false; // /etc/sysupgrade.conf exists
+    // OpenRC runs the services (/run/openrc exists: Alpine and other OpenRC systems). Its `local`
+    // service runs /etc/local.d/*.start at boot where a runlevel holds it
+    // (/etc/runlevels/<level>/local); late interfaces reach a script through the device
+    // manager's rules: mdev's or mdevd's /etc/mdev.conf, or udev's /etc/udev/rules.d.
+    bool openrc = false;
+    // The local service in a runlevel of the owner's (/etc/runlevels/{sysinit,boot,default}/local;
+    // not the link that coresteer's persist added, which /etc/coresteer/openrc-local notes).
+    bool openrcLocal = false;
+    enum class DeviceManager { None, Mdev, Udev };
+    DeviceManager deviceManager = DeviceManager::None; // from the sysinit and boot runlevels
+    bool mdevConf = false;                             // /etc/mdev.conf is a plain file
+    bool sysupgradeConf = false;                       // /etc/sysupgrade.conf exists
     // Boot scripts that write masks after coresteer's hotplug script has run: init scripts
     // (qualcommax's smp_affinity, ImmortalWrt's autocore, vendors' own) and /etc/rc.local, each
     // with the lines that write. OpenWrt's packet_steering and irqbalance have their own fields.

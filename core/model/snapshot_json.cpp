@@ -82,6 +82,12 @@ json toJson(const Snapshot& snap) {
           {"coresteer", v.irqbalance.coresteer},
           {"cpus", v.irqbalance.bannedCpus}}},
         {"systemd", v.systemd},
+        {"openrc", v.openrc ? json{{"local", v.openrcLocal},
+                                   {"device_manager",
+                                    v.deviceManager == Services::DeviceManager::Mdev   ? "mdev"
+                                    : v.deviceManager == Services::DeviceManager::Udev ? "udev"
+                                                                                       : "none"}}
+                            : json(nullptr)},
         {"persisted", !v.persistedLayout.empty()},
         {"flow_offloading", v.offloading.software ? json{{"hardware", v.offloading.hardware},
                                                          {"where", v.offloading.where}}

@@ -262,6 +262,21 @@ Services readServices(BundleReader& r) {
     }
     if (const auto* e = b.get("run/systemd/system"); e && e->kind == BundleEntry::Kind::Dir)
         v.systemd = true;
+    if (const auto* e = b.get("run/openrc"); e && e->kind == BundleEntry::Kind::Dir)
+        v.openrc = true;
+    const bool localOurs = b.file("etc/coresteer/openrc-local") != nullptr;
+    for (const char* level : {"sysinit", "boot", "default"}) {
+        const std::string dir = std::string("etc/runlevels/") + level;
+        if (listed(b, dir, "local") && !(localOurs && std::string_view(level) == "default"))
+            v.openrcLocal = true;
+        // Alpine's setup-devd enables one of mdev, mdevd (both read /etc/mdev.conf) or udev.
+        if (listed(b, dir, "mdev") || listed(b, dir, "mdevd"))
+            v.deviceManager = Services::DeviceManager::Mdev;
+        else if (listed(b, dir, "udev") && v.deviceManager == Services::DeviceManager::None)
+            v.deviceManager = Services::DeviceManager::Udev;
+    }
+    if (const auto* e = b.get("etc/mdev.conf"); e && e->kind == BundleEntry::Kind::File)
+        v.mdevConf = true;
     if (const auto* e = b.get("etc/sysupgrade.conf"); e && e->kind == BundleEntry::Kind::File)
         v.sysupgradeConf = true;
     if (auto t = r.text("etc/coresteer/layout.json"))

@@ -12,7 +12,8 @@
 # Picks the one this router needs (the override where OpenWrt's packet steering service is),
 # runs it in its only-if-changed form, and prints
 # "coresteer: wrote|removed ..." lines, then "coresteer: changed" or "coresteer: unchanged".
-# Exit status: 0; 3 the install script stopped; 6 neither hotplug.d with a caller nor systemd.
+# Exit status: 0; 3 the install script stopped; 6 neither hotplug.d with a caller nor systemd
+# (OpenRC routers persist through coresteer-cli persist, which reads their runlevels first).
 
 # shellcheck disable=SC2153 # the *_T and *_S come from the caller
 # By what the router has: hotplug.d with a caller (OpenWrt, BusyBox firmwares), or systemd.
@@ -30,7 +31,11 @@ elif [ -d "$R/run/systemd/system" ]; then
     T=$SYSTEMD_T
     S=$SYSTEMD_S
 else
-    echo "coresteer: this router has no way coresteer knows to run a script when an interface appears: no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or procd), and no systemd (no /run/systemd/system)" >&2
+    if [ -d "$R/run/openrc" ]; then
+        echo "coresteer: this router runs OpenRC, which the playbook does not persist to yet: run coresteer-cli persist against it" >&2
+    else
+        echo "coresteer: this router has no way coresteer knows to run a script when an interface appears: no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or procd), no systemd (no /run/systemd/system) and no OpenRC (no /run/openrc)" >&2
+    fi
     exit 6
 fi
 # In a subshell of this shell, which has $ROUTER and $LAYOUT (an argument or a variable in the

@@ -11,12 +11,14 @@
 #   BANIRQS    the IRQs irqbalance must leave alone (ban_irqs), blank-separated; "" for none
 #   BOOTOFF    init scripts that rewrite masks at boot, to disable (disable_boot); "" for none
 #   RCLOCAL    "1": /etc/rc.local writes masks; coresteer's layout follows it (after_rc_local)
+#   MDEV       "1": OpenRC with mdev or mdevd: /etc/mdev.conf gets coresteer's rule (mdev_rule)
 # The caller then stages every file (stage, link), may end at once when nothing would change
 # (unchanged, finish_unchanged), removes the earlier persist (uninstall), keeps WANT
 # (keep_sysupgrade), moves the board's platform script aside where coresteer's takes its place
 # (board_aside), moves the files in (move_in), bans the layout's IRQs in irqbalance where asked
 # (ban_irqs -x $BANIRQS), disables the boot scripts that rewrite masks (disable_boot $BOOTOFF)
-# and follows rc.local (after_rc_local) where asked, and says "$T DONE".
+# and follows rc.local (after_rc_local) where asked, adds the mdev rule (mdev_rule) where asked,
+# and says "$T DONE".
 # Answer, one line each: "$T W /path" written, "$T R /path" removed, "$T S line" added to
 # sysupgrade.conf, "$T U restored|filtered" sysupgrade.conf given back, "$T I message" from a
 # command run, "$T SAME" nothing changed, "$T DONE".
@@ -29,11 +31,13 @@ PLATFORM=usr/libexec/platform/packet-steering.sh
 ASIDE=usr/libexec/platform/packet-steering.board.sh
 MOVED=
 
-# Every file a persist may install, of either flavor.
+# Every file a persist may install, of any flavor. OpenRC's runlevel link is coresteer's only
+# where etc/coresteer/openrc-local says persist added it, so the link comes before that note.
 OWN='etc/hotplug.d/net/95-coresteer usr/libexec/platform/packet-steering.sh
 etc/systemd/system/coresteer-apply.service etc/systemd/system/coresteer-apply@.service
 etc/udev/rules.d/90-coresteer.rules etc/coresteer/apply.sh etc/coresteer/layout.json
-etc/systemd/system/multi-user.target.wants/coresteer-apply.service'
+etc/systemd/system/multi-user.target.wants/coresteer-apply.service
+etc/local.d/coresteer.start etc/runlevels/default/local etc/coresteer/openrc-local'
 NEW=
 
 # What irqbalance-ban.sh has to say.
@@ -47,6 +51,7 @@ installed() {
     case $1 in
     etc/coresteer/*) [ -f "$R/$1" ] ;;
     */*.wants/*) [ -L "$R/$1" ] ;;
+    etc/runlevels/*) [ -L "$R/$1" ] && [ -f "$R/etc/coresteer/openrc-local" ] ;;
     *) ours "$R/$1" ;;
     esac
 }
@@ -57,6 +62,7 @@ uninstall() {
     if [ -z "$BANIRQS" ]; then unban_irqs; fi
     enable_boot
     rc_local_alone
+    mdev_alone
     for f in $OWN; do
         if installed "$f"; then rm -f "$R/$f" && gone "$R/$f"; fi
     done
@@ -265,21 +271,42 @@ enable_boot() {
     done <"$BOOTLINKS"
     rm -f "$BOOTLINKS"
 }
-# rc_edit FILTER: /etc/rc.local through an awk FILTER (given RCLINE as line), in place of the
-# file with its mode; never through a link.
-rc_edit() {
-    rl="$R/etc/rc.local"
+# conf_edit PATH LINE FILTER: a file of the owner's (/etc/rc.local, /etc/mdev.conf) through an
+# awk FILTER (given LINE as line), in place of the file with its mode; never through a link.
+conf_edit() {
+    rl="$R/$1"
     if [ -L "$rl" ] || [ ! -f "$rl" ]; then
-        printf '%s I /etc/rc.local is a link or not a plain file: left as it is\n' "$T"
+        printf '%s I /%s is a link or not a plain file: left as it is\n' "$T" "$1"
         return 0
     fi
     rm -f "$rl.coresteer-new"
     if ! { cp -p "$rl" "$rl.coresteer-new" &&
-        awk -v line="$RCLINE" -v mark="$M" "$1" "$rl" >"$rl.coresteer-new" &&
+        awk -v line="$2" -v mark="$M" "$3" "$rl" >"$rl.coresteer-new" &&
         mv -f "$rl.coresteer-new" "$rl"; }; then
         rm -f "$rl.coresteer-new"
-        fail "cannot rewrite /etc/rc.local"
+        fail "cannot rewrite /$1"
     fi
+}
+rc_edit() {
+    conf_edit etc/rc.local "$RCLINE" "$1"
+}
+# The rule mdev_rule puts first in /etc/mdev.conf (mdev and mdevd read the same file): "-" reads
+# on to the owner's rules, $SUBSYSTEM=net matches every network interface, and "@" runs the
+# layout when one is added (ACTION and INTERFACE come from the kernel's event). mdev takes what
+# follows a "#" as a comment, so the marker rides on the rule's own line.
+# shellcheck disable=SC2016 # $SUBSYSTEM is mdev's, not the shell's
+MDEVLINE='-$SUBSYSTEM=net 0:0 600 @/bin/sh /etc/coresteer/apply.sh # '"$M"': the layout on every new interface'
+mdev_rule() {
+    grep -qF "$M" "$R/etc/mdev.conf" 2>/dev/null && return 0
+    # shellcheck disable=SC2016 # awk's program
+    conf_edit etc/mdev.conf "$MDEVLINE" 'NR == 1 { print line } { print } END { if (!NR) print line }'
+    printf '%s I /etc/mdev.conf runs the layout when an interface appears\n' "$T"
+}
+mdev_alone() {
+    grep -qF "$M" "$R/etc/mdev.conf" 2>/dev/null || return 0
+    # shellcheck disable=SC2016 # awk's program
+    conf_edit etc/mdev.conf "" 'index($0, mark) == 0'
+    printf '%s I /etc/mdev.conf is as it was\n' "$T"
 }
 after_rc_local() {
     grep -qF "$M" "$R/etc/rc.local" 2>/dev/null && return 0
@@ -307,5 +334,6 @@ boot_as_asked() {
         done
     done
     [ -n "$BOOTOFF" ] || [ ! -f "$BOOTLINKS" ] || return 1
-    if grep -qF "$M" "$R/etc/rc.local" 2>/dev/null; then [ "$RCLOCAL" = 1 ]; else [ "$RCLOCAL" != 1 ]; fi
+    if grep -qF "$M" "$R/etc/rc.local" 2>/dev/null; then [ "$RCLOCAL" = 1 ]; else [ "$RCLOCAL" != 1 ]; fi || return 1
+    if grep -qF "$M" "$R/etc/mdev.conf" 2>/dev/null; then [ "$MDEV" = 1 ]; else [ "$MDEV" != 1 ]; fi
 }

@@ -95,6 +95,16 @@ nlohmann::json parsedOrAbort(const std::string& text) {
 
 } // namespace
 
+namespace {
+
+Layout oneIrq(const IrqTarget& t) {
+    Layout l;
+    l.irqs.push_back(t);
+    return l;
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     FuzzedDataProvider fdp(data, size);
     FileBundle bundle;
@@ -132,7 +142,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (isUtf8(preset.note) && back.at("note").get<std::string>() != preset.note)
         std::abort();
     for (const auto& t : planned.irqs)
-        if (isUtf8(t.irq.action) && parsedOrAbort(jsonText(toJson(Layout{{t}, {}, {}, {}, {}, {}})))
+        if (isUtf8(t.irq.action) && parsedOrAbort(jsonText(toJson(oneIrq(t))))
                                             .at("irqs")
                                             .at(0)
                                             .at("action")
