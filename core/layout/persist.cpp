@@ -93,6 +93,13 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
     c.maskWidth = std::max(snap.topology.maskWidth, 1);
     c.board = snap.system.boardName;
     c.covered = coveredInterfaces(applicable, snap);
+    for (const auto& nif : snap.interfaces)
+        for (const auto& t : nif.napi)
+            if (t.device != nif.name && !t.device.empty()) {
+                auto& devices = c.napiDevices[nif.name];
+                if (std::find(devices.begin(), devices.end(), t.device) == devices.end())
+                    devices.push_back(t.device);
+            }
     // Governors alone: any interface's event sets them.
     if (c.covered && c.covered->empty() && !applicable.governors.empty())
         c.covered.reset();

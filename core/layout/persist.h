@@ -38,6 +38,7 @@
 #include "core/model/conflicts.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,6 +119,10 @@ struct RouterScriptContext {
     // (sysupgrade keeps /etc, never /usr, and the new image may bring a board script of its
     // own, which then moves aside and runs first).
     std::string steeringOverride;
+    // The NAPI devices whose threads do an interface's receive work, where that is not the
+    // interface itself ("eth0" -> "mtk_eth": the driver's own NAPI device, napi/mtk_eth-N);
+    // an interface not here pins napi/<interface>-N.
+    std::map<std::string, std::vector<std::string>> napiDevices;
 };
 // The /etc/coresteer/layout.json a persist writes.
 std::string persistedLayoutJson(const Layout& layout, bool compact);

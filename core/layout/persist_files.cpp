@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 namespace coresteer::layout {
 
@@ -104,9 +105,16 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     }
     for (const auto& t : l.tx)
         queues += line({t.interface, std::to_string(t.queue), "xps", t.xpsCpus.toHex(width)});
+    std::set<std::string> napiDone; // a driver's NAPI device serves several interfaces
     for (const auto& t : l.interfaces) {
-        if (t.napiCpus)
-            threads += line({t.interface, "napi", t.napiCpus->toHex(width)});
+        if (t.napiCpus) {
+            const auto it = context.napiDevices.find(t.interface);
+            const auto devices =
+                it != context.napiDevices.end() ? it->second : std::vector{t.interface};
+            for (const auto& d : devices)
+                if (napiDone.insert(d).second)
+                    threads += line({d, "napi", t.napiCpus->toHex(width)});
+        }
         if (t.rxUsecs)
             threads += line({t.interface, "usecs", std::to_string(*t.rxUsecs)});
     }

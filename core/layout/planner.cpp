@@ -187,9 +187,14 @@ private:
 
     // Threaded NAPI moves the receive work out of the softirq into kthreads, which the
     // scheduler places anywhere: pin them where the planner put the interface's receive work.
+    // A driver's own NAPI device (napi/mtk_eth-N) serves all of its interfaces: the first of
+    // them with planned work places its threads, and the others leave them there.
     void pinNapiThreads() {
+        std::set<int> placed;
         for (const auto& nif : m_snap.interfaces) {
-            if (nif.napi.empty() || !validInterfaceName(nif.name))
+            if (nif.napi.empty() || !validInterfaceName(nif.name) ||
+                std::all_of(nif.napi.begin(), nif.napi.end(),
+                            [&](const NapiThread& t) { return placed.count(t.pid) > 0; }))
                 continue;
             CpuMask rps(m_width), irqs(m_width);
             for (const auto& t : m_layout.rx)
@@ -203,6 +208,8 @@ private:
             const auto cpus = useRps ? rps : irqs;
             if (cpus.none())
                 continue;
+            for (const auto& t : nif.napi)
+                placed.insert(t.pid);
             m_layout.interfaces.push_back(
                 {nif.name, cpus, std::nullopt,
                  "Threaded NAPI: its poll threads do the receive work, so they run where that work "

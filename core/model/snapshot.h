@@ -140,11 +140,14 @@ struct TxQueue {
     std::optional<CpuMask> xpsCpus;
 };
 
-// A threaded-NAPI kernel thread ("napi/eth0-8193"): it does the interface's receive work when
-// /sys/class/net/<if>/threaded is 1, on whichever CPUs it may run on.
+// A threaded-NAPI kernel thread ("napi/eth0-8193", "napi/mtk_eth-5"): it does the interface's
+// receive work when /sys/class/net/<if>/threaded is 1, on whichever CPUs it may run on.
 struct NapiThread {
     int pid = 0;
     std::string name;
+    // Its NAPI device: the interface ("eth0"), or a driver's own that serves all of the driver's
+    // interfaces ("mtk_eth"; the thread is then in each of their lists).
+    std::string device;
     std::optional<CpuMask> cpusAllowed; // from /proc/<pid>/status
 };
 

@@ -151,8 +151,10 @@ json toJson(const Snapshot& snap) {
             tx.push_back({{"index", q.index}, {"xps_cpus", mask(q.xpsCpus)}});
         json napi = json::array();
         for (const auto& th : n.napi)
-            napi.push_back(
-                {{"pid", th.pid}, {"name", th.name}, {"cpus_allowed", mask(th.cpusAllowed)}});
+            napi.push_back({{"pid", th.pid},
+                            {"name", th.name},
+                            {"device", th.device},
+                            {"cpus_allowed", mask(th.cpusAllowed)}});
         json ctr = nullptr;
         for (const auto& c : snap.netdev)
             if (c.name == n.name)

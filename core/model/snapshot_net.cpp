@@ -25,6 +25,18 @@ constexpr std::array<DriverAlias, 1> kDriverAliases = {{
     {"edma_eth_", "edma"},
 }};
 
+// NAPI devices of a driver's own (an alloc_netdev_dummy() or init_dummy_netdev() device that
+// holds the NAPI contexts of all of its interfaces), by the name the driver gives it, and the
+// driver of the interfaces it serves. mtk_eth_soc names its "mtk_eth" (OpenWrt's
+// 702-net-ethernet-mtk_eth_soc-enable-threaded-NAPI, 22.03 on), so its threads are
+// "napi/mtk_eth-N".
+struct NapiDevice {
+    std::string_view device, driver;
+};
+constexpr std::array<NapiDevice, 1> kNapiDevices = {{
+    {"mtk_eth", "mtk_soc_eth"},
+}};
+
 bool isSeparator(char c) {
     return c == '-' || c == '@' || c == ':';
 }
@@ -214,6 +226,20 @@ private:
     std::array<std::vector<std::size_t>, kDriverAliases.size()> m_alias;
     std::vector<std::size_t> m_none;
 };
+
+// The interfaces whose receive work a NAPI thread of `device` does: the interface of that name
+// (`named`), or every interface of the driver that owns a NAPI device of that name.
+void napiInterfaces(std::string_view device, const std::vector<NetInterface>& interfaces,
+                    const std::vector<std::size_t>& named, std::vector<std::size_t>& out) {
+    out = named;
+    if (!out.empty())
+        return;
+    for (const auto& d : kNapiDevices)
+        if (d.device == device)
+            for (std::size_t i = 0; i < interfaces.size(); ++i)
+                if (interfaces[i].driver == d.driver && interfaces[i].conduit.empty())
+                    out.push_back(i);
+}
 
 } // namespace
 
@@ -410,8 +436,11 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
     for (auto& nif : snap.interfaces)
         std::sort(nif.irqs.begin(), nif.irqs.end());
 
-    // Threaded NAPI: kthreads named "napi/<interface>-<napi id>" (the name is cut at 15 bytes).
-    // Only kernel threads (their parent is kthreadd, PID 2): any process may take such a name.
+    // Threaded NAPI: kthreads named "napi/<device>-<napi id>" (the name is cut at 15 bytes),
+    // where the device is the interface, or a driver's own NAPI device that serves all of its
+    // interfaces (napiInterfaces). Only kernel threads (their parent is kthreadd, PID 2): any
+    // process may take such a name.
+    std::vector<std::size_t> owners;
     for (const auto& pid : bundle.list("proc")) {
         const auto n = text::parseU64(pid);
         const auto* comm = n && *n <= 0x7fffffff ? bundle.file("proc/" + pid + "/comm") : nullptr;
@@ -421,36 +450,37 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
         const auto dash = name.rfind('-');
         if (dash == std::string::npos || dash <= 5)
             continue;
-        const auto ifname = name.substr(5, dash - 5);
-        for (const auto i : index.named(ifname)) {
-            auto& nif = snap.interfaces[i];
-            NapiThread t;
-            t.pid = static_cast<int>(*n);
-            t.name = name;
-            bool kernelThread = false;
-            if (const auto status = r.text("proc/" + pid + "/status")) {
-                text::LineReader lines(*status);
-                std::string_view line;
-                while (lines.next(line)) {
-                    if (text::startsWith(line, "Cpus_allowed:"))
-                        t.cpusAllowed = CpuMask::fromHex(text::trim(line.substr(13)));
-                    else if (text::startsWith(line, "PPid:"))
-                        kernelThread = text::parseU64(text::trim(line.substr(5))) == 2u;
-                }
-                if (!kernelThread) {
-                    diag.warn("proc/" + pid + "/status", 0,
-                              "'" + text::printable(name, 40) +
-                                  "' is not a kernel thread (its parent is not kthreadd): not "
-                                  "taken for a NAPI thread");
-                    continue;
-                }
-                if (!t.cpusAllowed)
-                    diag.warn("proc/" + pid + "/status", 0, "no readable Cpus_allowed line");
-            } else {
-                continue;
-            }
-            nif.napi.push_back(std::move(t));
+        const auto device = name.substr(5, dash - 5);
+        napiInterfaces(device, snap.interfaces, index.named(device), owners);
+        if (owners.empty())
+            continue;
+        NapiThread t;
+        t.pid = static_cast<int>(*n);
+        t.name = name;
+        t.device = device;
+        bool kernelThread = false;
+        const auto status = r.text("proc/" + pid + "/status");
+        if (!status)
+            continue;
+        text::LineReader lines(*status);
+        std::string_view line;
+        while (lines.next(line)) {
+            if (text::startsWith(line, "Cpus_allowed:"))
+                t.cpusAllowed = CpuMask::fromHex(text::trim(line.substr(13)));
+            else if (text::startsWith(line, "PPid:"))
+                kernelThread = text::parseU64(text::trim(line.substr(5))) == 2u;
         }
+        if (!kernelThread) {
+            diag.warn("proc/" + pid + "/status", 0,
+                      "'" + text::printable(name, 40) +
+                          "' is not a kernel thread (its parent is not kthreadd): not "
+                          "taken for a NAPI thread");
+            continue;
+        }
+        if (!t.cpusAllowed)
+            diag.warn("proc/" + pid + "/status", 0, "no readable Cpus_allowed line");
+        for (const auto i : owners)
+            snap.interfaces[i].napi.push_back(t);
     }
     for (auto& nif : snap.interfaces)
         std::sort(nif.napi.begin(), nif.napi.end(),

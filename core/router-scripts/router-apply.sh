@@ -9,7 +9,9 @@
 #   SOCK_FLOW  rps_sock_flow_entries, or ""
 #   IRQS       "rank<TAB>mask<TAB>action" per IRQ target, found by FIND_IRQS (find-irqs.awk)
 #   QUEUES     "interface<TAB>queue<TAB>rps|flows|xps<TAB>value" per queue target
-#   THREADS    "interface<TAB>napi|usecs<TAB>value": NAPI threads' CPUs, rx-usecs (live root only)
+#   THREADS    "device<TAB>napi<TAB>mask": the CPUs of the NAPI threads napi/<device>-N, where the
+#              device is an interface or a driver's own NAPI device (mtk_eth); and
+#              "interface<TAB>usecs<TAB>value": rx-usecs (both on the live root only)
 #   CPUFREQ    "policy<TAB>governor" per cpufreq policy the layout sets a governor for
 #   MARK       the text every file coresteer writes carries
 #   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
@@ -136,7 +138,7 @@ covered() {
     done
     return 1
 }
-# thread INTERFACE napi|usecs VALUE
+# thread DEVICE napi MASK | thread INTERFACE usecs VALUE
 thread() {
     case $2 in
     napi) n "$1" "$3" ;;

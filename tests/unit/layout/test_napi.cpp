@@ -12,6 +12,7 @@
 #include "core/layout/planner.h"
 #include "core/model/snapshot_json.h"
 #include "tests/support/board_expect.h"
+#include "tests/unit/layout/router_copy.h"
 
 #include <gtest/gtest.h>
 
@@ -251,4 +252,32 @@ TEST_F(ThreadedNapi, AUserProcessWithANapiNameIsNeverPinned) {
     ::kill(impostor, SIGKILL);
     ::waitpid(impostor, nullptr, 0);
     EXPECT_FALSE(ran());
+}
+
+// A driver's own NAPI device: mtk_eth_soc's threads are napi/mtk_eth-N (OpenWrt's threaded-NAPI
+// patch names its dummy device "mtk_eth"). They do the receive work of every interface of the
+// driver; the planner places them once, and the persisted script pins them by that name. A user
+// process with the same name is not taken.
+TEST(ThreadedNapiDriverDevice, MtkEthThreadsBelongToTheDriversInterfaces) {
+    coresteer::test::Router r("bpi-r4");
+    r.write("proc/4242/comm", "napi/mtk_eth-5\n");
+    r.write("proc/4242/status", "Name:\tnapi/mtk_eth-5\nPPid:\t2\nCpus_allowed:\tf\n");
+    r.write("proc/4343/comm", "napi/mtk_eth-6\n");
+    r.write("proc/4343/status", "Name:\tnapi/mtk_eth-6\nPPid:\t1\nCpus_allowed:\tf\n");
+    const auto snap = r.snapshot();
+    for (const char* name : {"eth0", "eth1", "eth2"}) {
+        const auto* nif = snap.interface(name);
+        ASSERT_TRUE(nif) << name;
+        ASSERT_EQ(nif->napi.size(), 1u) << name;
+        EXPECT_EQ(nif->napi[0].pid, 4242);
+        EXPECT_EQ(nif->napi[0].device, "mtk_eth");
+    }
+    EXPECT_TRUE(snap.interface("wan")->napi.empty()); // a DSA port: its conduit's
+    const auto l = coresteer::layout::plan(snap);
+    std::size_t pinned = 0;
+    for (const auto& t : l.interfaces)
+        pinned += t.napiCpus ? 1 : 0;
+    EXPECT_EQ(pinned, 1u);
+    const auto script = coresteer::layout::makeRouterApplyScript(l, snap, {});
+    EXPECT_NE(script.find("mtk_eth\tnapi\t"), std::string::npos);
 }
