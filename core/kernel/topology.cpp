@@ -157,6 +157,10 @@ bool validGovernorName(std::string_view s) {
     });
 }
 
+bool CpufreqPolicy::slowGovernor() const {
+    return governor == "powersave" || governor == "userspace" || governor == "conservative";
+}
+
 std::string CpufreqPolicy::slowBecause() const {
     auto mhz = [](std::uint32_t khz) { return std::to_string(khz / 1000) + " MHz"; };
     if (governor == "powersave")

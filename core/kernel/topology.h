@@ -46,6 +46,9 @@ struct CpufreqPolicy {
     // userspace hold one frequency, conservative climbs slowly, and a scaling_max_freq below
     // the hardware's caps every governor.
     std::string slowBecause() const;
+    // The governor itself holds the clock low or raises it slowly (powersave, userspace,
+    // conservative), as opposed to a lowered scaling_max_freq.
+    bool slowGovernor() const;
 };
 
 // A governor's name as the kernel writes them ("schedutil", "performance"): lower-case letters,

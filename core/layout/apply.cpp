@@ -23,15 +23,6 @@ std::string statePrelude(const std::string& root) {
     return rootAssignment(root) + stateFunctions();
 }
 
-bool sameValue(const Write& w, const std::string& a, const std::string& b) {
-    if (w.isNumber())
-        return text::parseU64(text::trim(a)) == text::parseU64(text::trim(b));
-    if (w.kind == Write::Kind::Governor)
-        return text::trim(a) == text::trim(b);
-    const auto ma = CpuMask::fromHex(a), mb = CpuMask::fromHex(b);
-    return ma && mb && *ma == *mb;
-}
-
 } // namespace
 
 std::string rootAssignment(const std::string& root) {
@@ -154,7 +145,7 @@ std::optional<ApplyReport> parseApplyOutput(const std::string& output, const std
         }
         if (r.status != TargetResult::Status::Applied)
             continue;
-        if (!r.readBack.empty() && !sameValue(r.write, r.readBack, r.write.value)) {
+        if (!r.readBack.empty() && !r.write.same(r.readBack, r.write.value)) {
             r.status = TargetResult::Status::AppliedDifferently;
         } else if (!r.effective.empty()) {
             const auto eff = CpuMask::fromHex(r.effective), want = CpuMask::fromHex(r.write.value);

@@ -36,7 +36,7 @@ RouterScriptContext fleetContext(const Layout& l, const Preset& preset) {
     c.board = text::printable(preset.board, 128);
     c.compactLayout = true;
     c.maskWidth = 1; // each mask as wide as its highest CPU: the kernel takes short masks
-    if (l.irqs.empty() && (l.governors.empty() || !queueInterfaces(l).empty()))
+    if (l.irqs.empty())
         c.covered = queueInterfaces(l);
     return c;
 }

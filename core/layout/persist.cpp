@@ -5,7 +5,6 @@
 #include "core/base/json_text.h"
 #include "core/base/shell.h"
 #include "core/base/text.h"
-#include "core/kernel/topology.h"
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist_detail.h"
@@ -13,15 +12,12 @@
 #include "core/ssh/session.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <set>
 
 namespace coresteer::layout {
 
 using namespace detail;
-
-namespace {} // namespace
 
 bool matchableIrqAction(const std::string& a) {
     return !a.empty() && a.size() <= 256 &&
@@ -100,9 +96,6 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
                 if (std::find(devices.begin(), devices.end(), t.device) == devices.end())
                     devices.push_back(t.device);
             }
-    // Governors alone: any interface's event sets them.
-    if (c.covered && c.covered->empty() && !applicable.governors.empty())
-        c.covered.reset();
     return c;
 }
 

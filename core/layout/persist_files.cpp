@@ -77,7 +77,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     s += "R=${CORESTEER_ROOT:-}\nWAIT=" + std::to_string(std::max(0, options.waitSeconds)) + "\n";
     // The layout as data for router-apply.sh: names only ever live in quoted variables.
     std::string covered = "*";
-    if (context.covered) {
+    // A layout of governors alone covers no interface: any interface's event sets them.
+    if (context.covered && !(context.covered->empty() && !l.governors.empty())) {
         covered.clear();
         for (const auto& n : *context.covered)
             if (n.find_first_of("\t\n\r") == std::string::npos)

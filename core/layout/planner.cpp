@@ -121,14 +121,14 @@ private:
             auto has = [&](const char* g) {
                 return std::find(p.available.begin(), p.available.end(), g) != p.available.end();
             };
-            const bool slowGovernor = p.governor == "powersave" || p.governor == "userspace" ||
-                                      p.governor == "conservative";
-            const bool fast = m_goal.governor == "performance";
-            const char* better =
-                m_goal.governor.empty()                   ? nullptr
-                : has(fast ? "performance" : "schedutil") ? (fast ? "performance" : "schedutil")
-                : has(fast ? "schedutil" : "performance") ? (fast ? "schedutil" : "performance")
-                                                          : nullptr;
+            const bool slowGovernor = p.slowGovernor();
+            // The one asked for, else the other; none when asked to keep governors.
+            const char* first = m_goal.governor == "performance" ? "performance" : "schedutil";
+            const char* second = m_goal.governor == "performance" ? "schedutil" : "performance";
+            const char* better = m_goal.governor.empty() ? nullptr
+                                 : has(first)            ? first
+                                 : has(second)           ? second
+                                                         : nullptr;
             const auto policy = "cpufreq policy" + std::to_string(p.id);
             const bool capped = p.maxKHz && p.hwMaxKHz && *p.maxKHz < *p.hwMaxKHz;
             const std::string raise =

@@ -70,14 +70,16 @@ bool validInterfaceName(std::string_view n) {
 }
 
 bool Write::changes() const {
-    if (current.empty())
-        return true;
+    return current.empty() || !same(current, value);
+}
+
+bool Write::same(const std::string& a, const std::string& b) const {
     if (isNumber())
-        return text::parseU64(text::trim(current)) != text::parseU64(value);
+        return text::parseU64(text::trim(a)) == text::parseU64(text::trim(b));
     if (kind == Kind::Governor)
-        return text::trim(current) != value;
-    const auto a = CpuMask::fromHex(current), b = CpuMask::fromHex(value);
-    return !a || !b || !(*a == *b);
+        return text::trim(a) == text::trim(b);
+    const auto ma = CpuMask::fromHex(a), mb = CpuMask::fromHex(b);
+    return ma && mb && *ma == *mb;
 }
 
 std::size_t Resolution::changeCount() const {

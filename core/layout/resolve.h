@@ -33,7 +33,9 @@ struct Write {
     std::string current; // as read in the snapshot; empty when unknown
     std::string why;
 
-    bool changes() const; // compares masks as CPU sets, numbers as numbers, names as text
+    bool changes() const; // the current value is not the one to write
+    // Two values of this target alike: masks as CPU sets, numbers as numbers, names as text.
+    bool same(const std::string& a, const std::string& b) const;
     bool isNumber() const {
         return kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries ||
                kind == Kind::RxUsecs;

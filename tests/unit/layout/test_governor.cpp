@@ -94,11 +94,18 @@ TEST(Governor, HostileGovernorNamesAreNotKept) {
     Router r("bpi-r4");
     policy(r, "perf\x1b]0;owned\x07");
     r.write("sys/devices/system/cpu/cpufreq/policy0/scaling_available_governors",
-            "performance $(reboot) sched\x1b[2Jutil\n");
+            "performance $(reboot) sched\x1b[2Jutil 'perf\"x sched\xe2\x80\xa8util \xff\xfe " +
+                std::string(200, 'a') + "\n");
     const auto snap = r.snapshot();
     ASSERT_EQ(snap.topology.policies.size(), 1u);
     EXPECT_EQ(snap.topology.policies[0].governor, "");
     EXPECT_EQ(snap.topology.policies[0].available, std::vector<std::string>{"performance"});
+    // Nothing of it reaches a plan, a script or the JSON.
+    const auto j = toJson(snap).dump();
+    EXPECT_EQ(j.find("reboot"), std::string::npos);
+    EXPECT_EQ(j.find("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), std::string::npos);
+    for (const auto& g : layout::plan(snap).governors)
+        EXPECT_EQ(g.governor, "performance");
 }
 
 namespace {
@@ -169,11 +176,29 @@ TEST(Governor, LayoutFilesCarryGovernorsStrictly) {
                             R"({"schema":"coresteer.layout/2","cpufreq":[{"policy":-1,
                                 "governor":"performance"}]})",
                             R"({"schema":"coresteer.layout/2","cpufreq":[{"policy":0,
-                                "governor":"performance","speed":1}]})"}) {
+                                "governor":"performance","speed":1}]})",
+                            "{\"schema\":\"coresteer.layout/2\",\"cpufreq\":[{\"policy\":0,"
+                            "\"governor\":\"sched\u2028util\"}]}",
+                            "{\"schema\":\"coresteer.layout/2\",\"cpufreq\":[{\"policy\":0,"
+                            "\"governor\":\"sched\\nutil\"}]}"}) {
         error.clear();
         EXPECT_FALSE(layout::parseLayout(bad, &error)) << bad;
         EXPECT_EQ(error.rfind("cpufreq[0]", 0), 0u) << error;
     }
+    // A name too long to be one, and one that is not UTF-8: refused, and said in printable text.
+    error.clear();
+    EXPECT_FALSE(
+        layout::parseLayout("{\"schema\":\"coresteer.layout/2\",\"cpufreq\":[{\"policy\":0,"
+                            "\"governor\":\"" +
+                                std::string(40, 'a') + "\"}]}",
+                            &error));
+    EXPECT_NE(error.find("is not a governor name"), std::string::npos) << error;
+    error.clear();
+    EXPECT_FALSE(
+        layout::parseLayout("{\"schema\":\"coresteer.layout/2\",\"cpufreq\":[{\"policy\":0,"
+                            "\"governor\":\"\x1b[2J\"}]}",
+                            &error));
+    EXPECT_EQ(error.find('\x1b'), std::string::npos) << error;
     error.clear();
     EXPECT_FALSE(layout::parseLayout(R"({"schema":"coresteer.layout/3"})", &error));
     EXPECT_NE(error.find("reads up to coresteer.layout/2"), std::string::npos) << error;

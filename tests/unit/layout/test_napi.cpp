@@ -264,6 +264,12 @@ TEST(ThreadedNapiDriverDevice, MtkEthThreadsBelongToTheDriversInterfaces) {
     r.write("proc/4242/status", "Name:\tnapi/mtk_eth-5\nPPid:\t2\nCpus_allowed:\tf\n");
     r.write("proc/4343/comm", "napi/mtk_eth-6\n");
     r.write("proc/4343/status", "Name:\tnapi/mtk_eth-6\nPPid:\t1\nCpus_allowed:\tf\n");
+    // Kernel threads of NAPI devices that are neither an interface nor a known driver's: not
+    // attributed to anything, whatever their names hold.
+    r.write("proc/4444/comm", "napi/'$(id)\n-7\n");
+    r.write("proc/4444/status", "PPid:\t2\nCpus_allowed:\tf\n");
+    r.write("proc/4545/comm", "napi/\xe2\x80\xa8\xff-8\n");
+    r.write("proc/4545/status", "PPid:\t2\nCpus_allowed:\tf\n");
     const auto snap = r.snapshot();
     for (const char* name : {"eth0", "eth1", "eth2"}) {
         const auto* nif = snap.interface(name);
@@ -280,4 +286,7 @@ TEST(ThreadedNapiDriverDevice, MtkEthThreadsBelongToTheDriversInterfaces) {
     EXPECT_EQ(pinned, 1u);
     const auto script = coresteer::layout::makeRouterApplyScript(l, snap, {});
     EXPECT_NE(script.find("mtk_eth\tnapi\t"), std::string::npos);
+    EXPECT_EQ(script.find("$(id)"), std::string::npos);
+    EXPECT_EQ(script.find("\xe2\x80\xa8"), std::string::npos);
+    EXPECT_FALSE(r.executedAnything());
 }
