@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <memory>
 
 namespace coresteer {
@@ -113,8 +114,6 @@ bool allDigits(std::string_view s) {
 
 namespace {
 
-using detail::allDigits;
-
 bool isLabelChar(char c) {
     return text::isDigit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
 }
@@ -193,28 +192,57 @@ constexpr std::array<std::uint64_t, 8> kPow10 = {1,     10,     100,     1000,
     return CountToken::Count;
 }
 
+// s == lit, and s starts with lit, with the length known when compiled: the compare is then a
+// load or two, not a call to memcmp (these run a few times a row).
+template <std::size_t N>
+[[gnu::always_inline]] inline bool is(std::string_view s, const char (&lit)[N]) {
+    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+template <std::size_t N>
+[[gnu::always_inline]] inline bool startsWithLit(std::string_view s, const char (&lit)[N]) {
+    return s.size() >= N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+
 bool isFlowName(std::string_view s) {
-    static constexpr std::array<std::string_view, 8> flows = {
-        "edge", "fasteoi", "level", "simple", "percpu", "percpu_devid", "bad", "XT-PIC"};
-    for (auto f : flows)
-        if (s == f)
-            return true;
-    return false;
+    return is(s, "edge") || is(s, "fasteoi") || is(s, "level") || is(s, "simple") ||
+           is(s, "percpu") || is(s, "percpu_devid") || is(s, "bad") || is(s, "XT-PIC");
+}
+
+// A decimal number in one pass (IRQ labels and hwirqs): up to 19 digits cannot overflow, 20 go
+// through the checked parse. False when `s` is empty, holds a non-digit or is over 2^64-1. The
+// value comes back in `v`, not in an optional: an optional read back whole right after its two
+// parts were written stalls the load on every row.
+[[gnu::always_inline]] inline bool shortNumber(std::string_view s, std::uint64_t& v) {
+    if (s.empty() || s.size() > 19) {
+        const auto exact = s.size() == 20 ? text::parseU64(s) : std::nullopt;
+        v = exact.value_or(0);
+        return exact.has_value();
+    }
+    v = 0;
+    for (const char c : s) {
+        if (!text::isDigit(c))
+            return false;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return true;
 }
 
 // The columns after the counts: chip, hwirq, trigger, then the actions.
 void parseTail(std::string_view tail, IrqRow& row) {
     constexpr std::size_t kMaxHead = 8; // chip (up to 5 words) + hwirq + trigger
-    std::array<std::string_view, kMaxHead> tok{};
-    std::array<std::size_t, kMaxHead> endPos{};
+    // Where the first n tokens begin and end in `tail`; the rest is never read (so never set:
+    // zeroing it costs more than reading the tokens).
+    std::array<std::size_t, kMaxHead> from;
+    std::array<std::size_t, kMaxHead> endPos;
     Tokenizer tz(tail);
     std::size_t n = 0;
     std::string_view t;
     while (n < kMaxHead && tz.next(t)) {
-        tok[n] = t;
         endPos[n] = tz.position();
+        from[n] = endPos[n] - t.size();
         ++n;
     }
+    const auto tok = [&](std::size_t i) { return tail.substr(from[i], endPos[i] - from[i]); };
     if (n == 0)
         return;
 
@@ -223,20 +251,21 @@ void parseTail(std::string_view tail, IrqRow& row) {
         for (std::size_t i = 0; i < end; ++i) {
             if (i)
                 chip += ' ';
-            chip += tok[i];
+            chip += tok(i);
         }
         return chip;
     };
     std::size_t actionsFrom = std::string_view::npos; // position in `tail`
     for (std::size_t i = 0; i < n && actionsFrom == std::string_view::npos; ++i) {
-        const auto s = tok[i];
-        const bool levelEdge = s == "Level" || s == "Edge" || text::startsWith(s, "Level-") ||
-                               text::startsWith(s, "Edge-");
+        const auto s = tok(i);
+        const bool levelEdge = is(s, "Level") || is(s, "Edge") || startsWithLit(s, "Level-") ||
+                               startsWithLit(s, "Edge-");
         if (levelEdge && i > 0) {
             // GENERIC_IRQ_SHOW_LEVEL: "<chip> <hwirq> Level"
             std::size_t chipEnd = i;
-            if (i >= 2 && allDigits(tok[i - 1])) {
-                row.hwirq = text::parseU64(tok[i - 1]);
+            std::uint64_t hwirq = 0;
+            if (i >= 2 && shortNumber(tok(i - 1), hwirq)) {
+                row.hwirq = hwirq;
                 chipEnd = i - 1;
             }
             row.chip = joinChip(chipEnd);
@@ -245,10 +274,11 @@ void parseTail(std::string_view tail, IrqRow& row) {
             break;
         }
         const auto dash = s.find('-');
-        if (i > 0 && dash != std::string_view::npos && allDigits(s.substr(0, dash)) &&
+        std::uint64_t hwirq = 0;
+        if (i > 0 && dash != std::string_view::npos && shortNumber(s.substr(0, dash), hwirq) &&
             isFlowName(s.substr(dash + 1))) {
             // x86: "<chip> <hwirq>-edge"
-            row.hwirq = text::parseU64(s.substr(0, dash));
+            row.hwirq = hwirq;
             row.chip = joinChip(i);
             row.trigger = std::string(s.substr(dash + 1));
             actionsFrom = endPos[i];
@@ -268,12 +298,12 @@ void parseTail(std::string_view tail, IrqRow& row) {
     if (actionsFrom == std::string_view::npos) {
         // No trigger shown (MIPS, some ARM32): "<chip> <hwirq> action" or "<chip> action",
         // where the chip may have spaces ("MIPS GIC").
-        row.chip = std::string(tok[0]);
+        row.chip = std::string(tok(0));
         actionsFrom = endPos[0];
         for (std::size_t i = 1; i + 1 < n && i < 6; ++i) {
-            if (allDigits(tok[i])) {
+            if (std::uint64_t hwirq = 0; shortNumber(tok(i), hwirq)) {
                 row.chip = joinChip(i);
-                row.hwirq = text::parseU64(tok[i]);
+                row.hwirq = hwirq;
                 actionsFrom = endPos[i];
                 break;
             }
@@ -323,13 +353,12 @@ bool fillRow(std::string_view label, std::string_view body, std::size_t ncol,
              Diagnostics& diag, const std::string& file, int lineNo) {
     row.line = lineNo;
     row.label = std::string(label);
-    if (allDigits(label)) {
-        const auto v = text::parseU64(label);
-        if (!v || *v > 0xffffffffu) {
+    if (std::uint64_t v = 0; shortNumber(label, v)) { // a label has at most 16 characters
+        if (v > 0xffffffffu) {
             diag.warn(file, lineNo, "IRQ number out of range: " + text::printable(label));
             return false;
         }
-        row.irq = static_cast<std::uint32_t>(*v);
+        row.irq = static_cast<std::uint32_t>(v);
     }
     if (!counts) { // a row on its own: counts of its own, uninitialised (all written below)
         row.counts = IrqCounts::uninitialised(ncol);

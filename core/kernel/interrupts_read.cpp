@@ -52,6 +52,7 @@ public:
         return false;
     }
     std::size_t rowCount() const { return m_table.rows.size(); }
+    std::size_t rowCapacity() const { return m_table.rows.capacity(); }
     void add(IrqRow&& row) override {
         if (row.irq && m_table.findIrq(*row.irq)) {
             m_diag.warn(m_file, row.line, "IRQ " + row.label + " listed twice; the first is kept");
@@ -75,6 +76,7 @@ private:
 // lines it had (rows or not), so that the merge knows whether the row limit came into it.
 class ListSink final : public RowSink {
 public:
+    explicit ListSink(std::size_t expectedRows) { rows.reserve(expectedRows); }
     bool room(int) override {
         ++labelled;
         return true;
@@ -174,7 +176,8 @@ void readAllRows(std::string_view data, text::LineReader& lines, const RowShape&
         readRows(data, lines, shape, blocks, table, diag);
         return;
     }
-    ListSink half;
+    // About half of the rows still expected (the table has room reserved for them all).
+    ListSink half((table.rowCapacity() - table.rowCount()) / 2 + 16);
     CountBlocks restBlocks = blocks.upperHalf();
     SideThread thread;
     const bool started = thread.start([&] {

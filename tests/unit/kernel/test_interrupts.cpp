@@ -248,6 +248,44 @@ TEST(Interrupts, GarbageGivesDiagnosticsWithLineNumbers) {
     EXPECT_TRUE(d.hasErrors()); // the overflowing count
 }
 
+TEST(Interrupts, LabelsAndHwirqsAtTheEdgesOfTheirRanges) {
+    Diagnostics d;
+    const auto t = parse("           CPU0\n"
+                         " 4294967295:   1  GIC-0 18446744073709551615 Level  top\n"
+                         " 4294967296:   1  GIC-0 1 Level  over\n"
+                         " 7:   1  GIC-0 18446744073709551616 Level  wide\n"
+                         " 8:   1  IR-PCI-MSI 9999999999999999999-edge  nineteen\n"
+                         " 9:   1  IR-PCI-MSI 123456789012345678901-edge  twentyone\n"
+                         " 10:  1  MIPS GIC 00000000000000000042 mips\n"
+                         " 35abc: 1  Named\n",
+                         &d);
+    const auto* top = t.findIrq(4294967295u);
+    ASSERT_NE(top, nullptr);
+    EXPECT_EQ(top->hwirq, 18446744073709551615ull);
+    EXPECT_EQ(top->chip, "GIC-0");
+    // IRQ numbers are 32-bit: the row is refused with the line named.
+    ASSERT_EQ(d.entries().size(), 1u);
+    EXPECT_EQ(d.entries()[0].line, 3);
+    EXPECT_NE(d.entries()[0].message.find("IRQ number out of range: 4294967296"),
+              std::string::npos);
+    // A number over 2^64-1 is no hwirq: it stays a word of the chip's name.
+    const auto* wide = t.findIrq(7);
+    ASSERT_NE(wide, nullptr);
+    EXPECT_FALSE(wide->hwirq);
+    EXPECT_EQ(wide->chip, "GIC-0 18446744073709551616");
+    EXPECT_EQ(wide->trigger, "Level");
+    EXPECT_EQ(t.findIrq(8)->hwirq, 9999999999999999999ull);
+    EXPECT_EQ(t.findIrq(8)->trigger, "edge");
+    EXPECT_FALSE(t.findIrq(9)->hwirq);
+    EXPECT_EQ(t.findIrq(10)->chip, "MIPS GIC");
+    EXPECT_EQ(t.findIrq(10)->hwirq, 42u);
+    EXPECT_EQ(t.findIrq(10)->actions, std::vector<std::string>{"mips"});
+    const auto* named = t.findLabel("35abc");
+    ASSERT_NE(named, nullptr);
+    EXPECT_FALSE(named->irq);
+    EXPECT_EQ(named->description, "Named");
+}
+
 TEST(Interrupts, BadHeaderIsAnError) {
     Diagnostics d;
     const auto t = parse("           CPU0       CPUx\n 1: 1 2 GIC 1 Level a\n", &d);
