@@ -149,8 +149,9 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"proc/irq/#/effective_affinity", K::File, attr, false},
         {"proc/irq/#/affinity_hint", K::File, attr, false},
         {"proc/#/comm", K::File, attr, false},
-        {"proc/#/status", K::File, attr, false, "comm", "napi/"}, // threaded NAPI: Cpus_allowed
-        {"proc/#/cmdline", K::File, attr, false, "comm", "irqbalance"}, // the IRQs it bans
+        // Network kernel threads (NapiThread): Cpus_allowed, and PPid to tell a kernel thread.
+        {"proc/#/status", K::File, attr, false, "comm", {"napi/", "mt76-tx ", "irq/"}},
+        {"proc/#/cmdline", K::File, attr, false, "comm", {"irqbalance"}}, // the IRQs it bans
         {"sys/devices/system/cpu/online", K::File, attr, true},
         {"sys/devices/system/cpu/possible", K::File, attr, false},
         {"sys/devices/system/cpu/present", K::File, attr, false},
@@ -177,6 +178,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"sys/class/net/*/operstate", K::File, attr, false},
         {"sys/class/net/*/mtu", K::File, attr, false},
         {"sys/class/net/*/threaded", K::File, attr, false},
+        {"sys/class/net/*/phy80211", K::Link, 0, false}, // a Wi-Fi interface's radio
         {"sys/class/net/*/speed", K::File, attr, false},
         {"sys/class/net/*/queues/rx-#/rps_cpus", K::File, attr, false},
         {"sys/class/net/*/queues/rx-#/rps_flow_cnt", K::File, attr, false},

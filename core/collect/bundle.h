@@ -66,10 +66,11 @@ struct CollectPattern {
     BundleEntry::Kind kind; // File, Link or Dir
     std::uint64_t maxBytes; // for File entries
     bool expected = false;  // a missing match is worth a warning
-    // Read only when the file `onlyIfFile` beside it starts with `onlyIfPrefix` (the status of
-    // NAPI threads, not of every process). onlyIfFile must be collected by an earlier pattern.
+    // Read only when the file `onlyIfFile` beside it starts with one of `onlyIfPrefixes` (the
+    // status of network threads, not of every process). onlyIfFile must be collected by an
+    // earlier pattern.
     const char* onlyIfFile = nullptr;
-    const char* onlyIfPrefix = nullptr;
+    std::vector<const char*> onlyIfPrefixes = {};
 };
 
 const std::vector<CollectPattern>& collectionSpec();

@@ -148,7 +148,9 @@ private:
             const auto* guard = m_bundle.file(
                 (slash == std::string::npos ? std::string() : rel.substr(0, slash + 1)) +
                 m_pattern->onlyIfFile);
-            if (!guard || !text::startsWith(*guard, m_pattern->onlyIfPrefix))
+            const auto& prefixes = m_pattern->onlyIfPrefixes;
+            if (!guard || std::none_of(prefixes.begin(), prefixes.end(),
+                                       [&](const char* p) { return text::startsWith(*guard, p); }))
                 return;
         }
         const bool wild = std::any_of(m_comps.begin(), m_comps.end(), isWild);

@@ -57,9 +57,11 @@ std::string walkCode(const CollectPattern& p) {
         // The same test as the local walker's: the guard file's content starts with the prefix
         // (its first line here, as the prefix has no newline).
         const auto dir = rel.substr(0, rel.rfind('/') + 1);
+        std::string prefixes;
+        for (const char* prefix : p.onlyIfPrefixes)
+            prefixes += (prefixes.empty() ? "" : " | ") + shellQuote(prefix) + "*";
         leaf = "g=; { IFS= read -r g < \"$R/" + dir + p.onlyIfFile +
-               "\"; } 2>/dev/null; case $g in " + shellQuote(p.onlyIfPrefix) + "*) " + leaf +
-               " ;; esac";
+               "\"; } 2>/dev/null; case $g in " + prefixes + ") " + leaf + " ;; esac";
     }
     code += indent + leaf + "\n";
     for (int d = depth; d > 0; --d) {

@@ -52,6 +52,10 @@ struct InterfaceTarget {
     // Where the interface's threaded-NAPI kthreads ("napi/eth0-*") may run; applied with
     // `taskset -p`, only where /sys/class/net/<if>/threaded is 1.
     std::optional<CpuMask> napiCpus;
+    // Where mt76's TX worker of the interface's radio ("mt76-tx phy0") may run; applied with
+    // `taskset -p`. Off the CPUs of the radio's NAPI poll, it feeds the radio while they
+    // receive.
+    std::optional<CpuMask> txWorkerCpus;
     // Interrupt coalescing, `ethtool -C <if> rx-usecs N`: fewer interrupts per packet.
     std::optional<std::uint32_t> rxUsecs;
     std::string why;

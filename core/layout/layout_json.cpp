@@ -5,6 +5,7 @@
 #include "core/base/text.h"
 #include "core/kernel/topology.h"
 
+#include <algorithm>
 #include <set>
 
 namespace coresteer::layout {
@@ -93,6 +94,15 @@ private:
     std::string* m_error;
     bool m_ok = true;
 };
+
+// The oldest version that holds all of `l`, so that older readers still read what they can:
+// 3 with TX worker CPUs, 2 with cpufreq governors, else 1.
+int schemaVersion(const Layout& l) {
+    if (std::any_of(l.interfaces.begin(), l.interfaces.end(),
+                    [](const InterfaceTarget& t) { return t.txWorkerCpus.has_value(); }))
+        return 3;
+    return l.governors.empty() ? 1 : 2;
+}
 
 bool checkSchema(Reader& r, const json& j, const char* expected) {
     if (!j.is_object())
@@ -188,11 +198,12 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
         for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
             const auto w = Reader::join(where, "interfaces") + "[" + std::to_string(i) + "]";
             const auto& e = (*a)[i];
-            if (!r.object(e, w, {"interface", "napi_cpus", "rx_usecs", "why"}))
+            if (!r.object(e, w, {"interface", "napi_cpus", "tx_worker_cpus", "rx_usecs", "why"}))
                 break;
             InterfaceTarget t;
             t.interface = r.string(e, "interface", w, true).value_or("");
             t.napiCpus = r.mask(e, "napi_cpus", w, false);
+            t.txWorkerCpus = r.mask(e, "tx_worker_cpus", w, false);
             if (auto v = r.integer(e, "rx_usecs", w, false, 0, 1'000'000))
                 t.rxUsecs = static_cast<std::uint32_t>(*v);
             t.why = r.string(e, "why", w, false).value_or("");
@@ -250,7 +261,7 @@ std::optional<T> parseText(const std::string& text, std::string* error,
 
 json toJson(const Layout& l) {
     json j;
-    j["schema"] = l.governors.empty() ? "coresteer.layout/1" : kLayoutSchema;
+    j["schema"] = "coresteer.layout/" + std::to_string(schemaVersion(l));
     json irqs = json::array(), rx = json::array(), tx = json::array();
     for (const auto& t : l.irqs) {
         json e{{"action", t.irq.action}, {"cpus", maskJson(t.cpus)}};
@@ -285,6 +296,8 @@ json toJson(const Layout& l) {
             json e{{"interface", t.interface}};
             if (t.napiCpus)
                 e["napi_cpus"] = maskJson(*t.napiCpus);
+            if (t.txWorkerCpus)
+                e["tx_worker_cpus"] = maskJson(*t.txWorkerCpus);
             if (t.rxUsecs)
                 e["rx_usecs"] = *t.rxUsecs;
             if (!t.why.empty())
@@ -312,7 +325,7 @@ json toJson(const Layout& l) {
 json toJson(const Preset& p) {
     auto layout = toJson(p.layout);
     layout.erase("schema");
-    return json{{"schema", p.layout.governors.empty() ? "coresteer.preset/1" : kPresetSchema},
+    return json{{"schema", "coresteer.preset/" + std::to_string(schemaVersion(p.layout))},
                 {"name", p.name},
                 {"board", p.board},
                 {"note", p.note},

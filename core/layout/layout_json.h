@@ -13,10 +13,11 @@
 
 namespace coresteer::layout {
 
-// The newest version each reader takes. Version 2 added `cpufreq`; a file is written as version 1
-// when it has none, so that coresteer 1 still reads it.
-inline constexpr const char* kLayoutSchema = "coresteer.layout/2";
-inline constexpr const char* kPresetSchema = "coresteer.preset/2";
+// The newest version each reader takes. Version 2 added `cpufreq`, version 3 an interface's
+// `tx_worker_cpus`; a file is written with the oldest version that holds what it has, so that
+// older readers still read a layout without these.
+inline constexpr const char* kLayoutSchema = "coresteer.layout/3";
+inline constexpr const char* kPresetSchema = "coresteer.preset/3";
 
 struct Preset {
     std::string name;

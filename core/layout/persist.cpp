@@ -96,6 +96,9 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
                 if (std::find(devices.begin(), devices.end(), t.device) == devices.end())
                     devices.push_back(t.device);
             }
+    for (const auto& nif : snap.interfaces)
+        if (!nif.txWorkers.empty())
+            c.txWorkerRadios[nif.name] = nif.txWorkers.front().device;
     return c;
 }
 

@@ -123,6 +123,10 @@ struct RouterScriptContext {
     // interface itself ("eth0" -> "mtk_eth": the driver's own NAPI device, napi/mtk_eth-N);
     // an interface not here pins napi/<interface>-N.
     std::map<std::string, std::vector<std::string>> napiDevices;
+    // The radio whose mt76 TX worker ("mt76-tx phy0") serves an interface: one chip's worker is
+    // named after its first radio and serves all of its bands. An interface not here names its
+    // radio at boot (its phy80211).
+    std::map<std::string, std::string> txWorkerRadios;
 };
 // The /etc/coresteer/layout.json a persist writes.
 std::string persistedLayoutJson(const Layout& layout, bool compact);

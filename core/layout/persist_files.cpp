@@ -106,7 +106,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     }
     for (const auto& t : l.tx)
         queues += line({t.interface, std::to_string(t.queue), "xps", t.xpsCpus.toHex(width)});
-    std::set<std::string> napiDone; // a driver's NAPI device serves several interfaces
+    std::set<std::string> napiDone;    // a driver's NAPI device serves several interfaces
+    std::set<std::string> workersDone; // and a radio's TX worker all of the chip's bands
     for (const auto& t : l.interfaces) {
         if (t.napiCpus) {
             const auto it = context.napiDevices.find(t.interface);
@@ -115,6 +116,14 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
             for (const auto& d : devices)
                 if (napiDone.insert(d).second)
                     threads += line({d, "napi", t.napiCpus->toHex(width)});
+        }
+        if (t.txWorkerCpus) {
+            const auto it = context.txWorkerRadios.find(t.interface);
+            const auto radio = it != context.txWorkerRadios.end() ? it->second
+                               : validInterfaceName(t.interface) ? "@" + t.interface
+                                                                 : std::string();
+            if (!radio.empty() && workersDone.insert(radio).second)
+                threads += line({radio, "worker", t.txWorkerCpus->toHex(width)});
         }
         if (t.rxUsecs)
             threads += line({t.interface, "usecs", std::to_string(*t.rxUsecs)});

@@ -93,6 +93,7 @@ public:
         else
             uniform();
         pinNapiThreads();
+        pinTxWorkers();
         irqbalanceNote();
         governors();
         return m_layout;
@@ -111,8 +112,9 @@ private:
             if (t.rpsCpus)
                 busy = busy | *t.rpsCpus;
         for (const auto& t : m_layout.interfaces)
-            if (t.napiCpus)
-                busy = busy | *t.napiCpus;
+            for (const auto& m : {t.napiCpus, t.txWorkerCpus})
+                if (m)
+                    busy = busy | *m;
         for (const auto& p : m_snap.topology.policies) {
             const auto slow = p.slowBecause();
             const auto both = p.cpus & busy;
@@ -210,12 +212,116 @@ private:
                 continue;
             for (const auto& t : nif.napi)
                 placed.insert(t.pid);
-            m_layout.interfaces.push_back(
-                {nif.name, cpus, std::nullopt,
-                 "Threaded NAPI: its poll threads do the receive work, so they run where that work "
-                 "was planned (" +
-                     cpus.toList() + (useRps ? ", its RPS CPUs" : ", beside its IRQs") + ")."});
+            InterfaceTarget t;
+            t.interface = nif.name;
+            t.napiCpus = cpus;
+            t.why = "Threaded NAPI: its poll threads do the receive work, so they run where that "
+                    "work was planned (" +
+                    cpus.toList() + (useRps ? ", its RPS CPUs" : ", beside its IRQs") + ").";
+            m_layout.interfaces.push_back(std::move(t));
         }
+    }
+
+    // mt76's TX worker ("mt76-tx phy0") feeds a radio's transmit queues; on the CPU that runs the
+    // radio's receive poll, each waits for the other. It gets a CPU of its own beside them: the
+    // one with the least of this layout's network work, the faster class first.
+    void pinTxWorkers() {
+        std::set<int> placed;
+        for (const auto& nif : m_snap.interfaces) {
+            if (nif.txWorkers.empty() || !validInterfaceName(nif.name) ||
+                placed.count(nif.txWorkers.front().pid))
+                continue;
+            // The radio's interfaces: those its TX worker serves.
+            std::set<std::string> radio;
+            for (const auto& other : m_snap.interfaces)
+                for (const auto& w : other.txWorkers)
+                    if (w.pid == nif.txWorkers.front().pid)
+                        radio.insert(other.name);
+            CpuMask poll(m_width), irqs(m_width);
+            for (const auto& t : m_layout.interfaces)
+                if (t.napiCpus && radio.count(t.interface))
+                    poll = poll | *t.napiCpus;
+            for (const auto& name : radio)
+                if (const auto* r = m_snap.interface(name))
+                    for (const auto irq : r->irqs)
+                        irqs = irqs | irqCpus(irq);
+            if (poll.none())
+                for (const auto& name : radio)
+                    if (const auto* r = m_snap.interface(name); r && r->napiMask())
+                        poll = poll | *r->napiMask();
+            const auto cpu = quietestCpu(poll | irqs);
+            const auto worker = nif.txWorkers.front().name;
+            for (const auto& w : nif.txWorkers)
+                placed.insert(w.pid);
+            if (!cpu) {
+                m_layout.notes.push_back(
+                    worker + " (mt76's TX worker) stays where it is: the radio's receive poll "
+                             "and IRQs may run on every CPU, so none is left for it.");
+                continue;
+            }
+            const auto busy = poll | irqs;
+            const std::string why =
+                worker + " feeds the radio's transmit queues: on " + cpuName(*cpu) +
+                ", away from the CPUs of its receive poll and IRQs (" + busy.toList() +
+                "), so that neither waits for the other (OpenWrt issue 24697: a BPI-R4 went from "
+                "1.45 to 2.09 Gbit/s of Wi-Fi so).";
+            // A target of its own, so that its reason is its own.
+            InterfaceTarget t;
+            t.interface = nif.name;
+            t.txWorkerCpus = one(*cpu, m_width);
+            t.why = why;
+            m_layout.interfaces.push_back(std::move(t));
+        }
+    }
+
+    // Where the layout puts an IRQ, else where it is now (its effective CPUs, else its mask).
+    CpuMask irqCpus(std::uint32_t irq) const {
+        for (const auto& t : m_layout.irqs)
+            if (m_names.find(t.irq) == irq)
+                return t.cpus;
+        if (const auto* info = m_snap.irq(irq))
+            if (const auto& m =
+                    info->effectiveAffinity ? info->effectiveAffinity : info->smpAffinity)
+                return *m;
+        return CpuMask(m_width);
+    }
+
+    // The online CPU outside `avoid` that carries the least of this layout's network work
+    // (IRQs, RPS, XPS and threads it places), the faster class first, then the lowest number.
+    std::optional<int> quietestCpu(const CpuMask& avoid) const {
+        std::map<int, int> load;
+        const auto add = [&](const CpuMask& m) {
+            for (const int c : m.cpus())
+                ++load[c];
+        };
+        for (const auto& t : m_layout.irqs)
+            add(t.cpus);
+        for (const auto& t : m_layout.rx)
+            if (t.rpsCpus)
+                add(*t.rpsCpus);
+        for (const auto& t : m_layout.tx)
+            add(t.xpsCpus);
+        for (const auto& t : m_layout.interfaces) {
+            if (t.napiCpus)
+                add(*t.napiCpus);
+            if (t.txWorkerCpus)
+                add(*t.txWorkerCpus);
+        }
+        const auto& classes = m_snap.topology.classes;
+        const auto rank = [&](int cpu) {
+            for (std::size_t i = 0; i < classes.size(); ++i)
+                if (classes[i].cpus.test(cpu))
+                    return static_cast<int>(i);
+            return 0;
+        };
+        std::optional<int> best;
+        for (const int c : m_online) {
+            if (avoid.test(c))
+                continue;
+            if (!best || load[c] < load[*best] || (load[c] == load[*best] && rank(c) > rank(*best)))
+                best = c;
+        }
+        return best;
     }
 
     void collectUnits() {

@@ -201,6 +201,7 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
              "sys/class/net/" + t.interface + "/queues/tx-" + std::to_string(t.queue) + "/xps_cpus",
              t.xpsCpus.toHex(width), q->xpsCpus->toHex(), t.why});
     }
+    std::map<int, CpuMask> pinned; // thread PIDs written, and where
     for (const auto& t : layout.interfaces) {
         if (!validInterfaceName(t.interface)) {
             r.skipped.push_back(
@@ -212,20 +213,37 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
             r.skipped.push_back({t.interface, "no such interface here"});
             continue;
         }
-        if (t.napiCpus) {
-            if (nif->napi.empty()) {
-                r.skipped.push_back({t.interface + " NAPI threads",
-                                     "no napi/" + t.interface +
-                                         "-* threads here (threaded NAPI is off or unknown)"});
-            } else if (const auto p = maskProblem(*t.napiCpus, topo, false); !p.empty()) {
-                r.skipped.push_back({t.interface + " NAPI threads", p});
+        // Threads that serve several interfaces (a driver's or a radio's) are placed by the
+        // first target that names them.
+        const auto pin = [&](const std::vector<NapiThread>& threads, const CpuMask& cpus,
+                             const std::string& what, const std::string& none) {
+            if (threads.empty()) {
+                r.skipped.push_back({t.interface + " " + what, none});
+            } else if (const auto p = maskProblem(cpus, topo, false); !p.empty()) {
+                r.skipped.push_back({t.interface + " " + what, p});
             } else {
-                for (const auto& th : nif->napi)
-                    r.writes.push_back({Write::Kind::NapiAffinity, t.interface + " " + th.name,
-                                        "napi:" + std::to_string(th.pid), t.napiCpus->toHex(width),
-                                        th.cpusAllowed ? th.cpusAllowed->toHex() : "", t.why});
+                for (const auto& th : threads) {
+                    const auto [earlier, first] = pinned.emplace(th.pid, cpus);
+                    if (first)
+                        r.writes.push_back({Write::Kind::NapiAffinity, t.interface + " " + th.name,
+                                            "napi:" + std::to_string(th.pid), cpus.toHex(width),
+                                            th.cpusAllowed ? th.cpusAllowed->toHex() : "", t.why});
+                    else if (!(earlier->second == cpus))
+                        r.skipped.push_back({t.interface + " " + th.name,
+                                             "an earlier interface of this layout places it, on "
+                                             "CPU " +
+                                                 earlier->second.toList()});
+                }
             }
-        }
+        };
+        if (t.napiCpus)
+            pin(nif->napi, *t.napiCpus, "NAPI threads",
+                "no napi/" + t.interface + "-* threads here (threaded NAPI is off or unknown)");
+        if (t.txWorkerCpus)
+            pin(nif->txWorkers, *t.txWorkerCpus, "TX worker",
+                "no mt76-tx thread of its radio here" +
+                    (nif->wiphy.empty() ? std::string(" (not a Wi-Fi interface of a radio)")
+                                        : " (radio " + nif->wiphy + ")"));
         if (t.rxUsecs)
             r.writes.push_back({Write::Kind::RxUsecs, t.interface + " rx-usecs",
                                 "ethtool:" + t.interface + ":rx-usecs", std::to_string(*t.rxUsecs),
@@ -282,10 +300,18 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
             for (const auto& q : nif->tx)
                 if (q.index == t.queue && q.xpsCpus)
                     cur.tx.push_back({t.interface, t.queue, *q.xpsCpus, "as it was"});
-    for (const auto& t : layout.interfaces)
-        if (const auto* nif = snap.interface(t.interface); nif && t.napiCpus)
-            if (const auto m = nif->napiMask())
-                cur.interfaces.push_back({t.interface, m, std::nullopt, "as it was"});
+    for (const auto& t : layout.interfaces) {
+        const auto* nif = snap.interface(t.interface);
+        if (!nif)
+            continue;
+        InterfaceTarget c;
+        c.interface = t.interface;
+        c.napiCpus = t.napiCpus ? nif->napiMask() : std::nullopt;
+        c.txWorkerCpus = t.txWorkerCpus ? nif->txWorkerMask() : std::nullopt;
+        c.why = "as it was";
+        if (c.napiCpus || c.txWorkerCpus)
+            cur.interfaces.push_back(std::move(c));
+    }
     for (const auto& t : layout.governors)
         for (const auto& p : snap.topology.policies)
             if (p.id == t.policy && !p.governor.empty())
@@ -311,8 +337,13 @@ Layout currentLayout(const Snapshot& snap) {
         for (const auto& q : nif.tx)
             if (q.xpsCpus)
                 all.tx.push_back({nif.name, q.index, *q.xpsCpus, "as found"});
-        if (const auto m = nif.napiMask())
-            all.interfaces.push_back({nif.name, m, std::nullopt, "as found"});
+        InterfaceTarget c;
+        c.interface = nif.name;
+        c.napiCpus = nif.napiMask();
+        c.txWorkerCpus = nif.txWorkerMask();
+        c.why = "as found";
+        if (c.napiCpus || c.txWorkerCpus)
+            all.interfaces.push_back(std::move(c));
     }
     if (snap.rpsSockFlowEntries)
         all.rpsSockFlowEntries = static_cast<std::uint32_t>(*snap.rpsSockFlowEntries);

@@ -82,9 +82,9 @@ void Snapshot::reindex() {
     m_indexed = true;
 }
 
-std::optional<CpuMask> NetInterface::napiMask() const {
+std::optional<CpuMask> commonMask(const std::vector<NapiThread>& threads) {
     std::optional<CpuMask> m;
-    for (const auto& t : napi) {
+    for (const auto& t : threads) {
         if (!t.cpusAllowed || (m && !(*m == *t.cpusAllowed)))
             return std::nullopt;
         m = t.cpusAllowed;

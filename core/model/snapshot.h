@@ -140,16 +140,24 @@ struct TxQueue {
     std::optional<CpuMask> xpsCpus;
 };
 
-// A threaded-NAPI kernel thread ("napi/eth0-8193", "napi/mtk_eth-5"): it does the interface's
-// receive work when /sys/class/net/<if>/threaded is 1, on whichever CPUs it may run on.
+// A kernel thread that does an interface's network work, on whichever CPUs it may run on:
+//  - a threaded-NAPI thread ("napi/eth0-8193", "napi/mtk_eth-5", "napi/phy0-3"): the receive
+//    work when /sys/class/net/<if>/threaded is 1 (mt76 makes its radio's own NAPI threaded);
+//  - mt76's TX worker ("mt76-tx phy0"), which feeds the radio's transmit queues;
+//  - a threaded IRQ's handler ("irq/35-eth0", on a threadirqs kernel), which the kernel moves
+//    to the IRQ's own CPUs: pinning the IRQ pins it.
 struct NapiThread {
     int pid = 0;
     std::string name;
-    // Its NAPI device: the interface ("eth0"), or a driver's own that serves all of the driver's
-    // interfaces ("mtk_eth"; the thread is then in each of their lists).
+    // Its device: the interface ("eth0"), a driver's own NAPI device that serves all of the
+    // driver's interfaces ("mtk_eth"), or a radio ("phy0", for all of the radio's interfaces:
+    // the thread is then in each of their lists). A threaded IRQ's: the IRQ number.
     std::string device;
     std::optional<CpuMask> cpusAllowed; // from /proc/<pid>/status
 };
+
+// The CPUs all of `threads` may use, when they agree; nullopt otherwise or without any.
+std::optional<CpuMask> commonMask(const std::vector<NapiThread>& threads);
 
 struct NetInterface {
     std::string name;
@@ -162,14 +170,18 @@ struct NetInterface {
     std::optional<int> mtu;
     std::optional<int> speedMbps; // link speed; unknown while the link is down
     std::optional<bool> threadedNapi;
+    std::string wiphy; // a Wi-Fi interface's radio ("phy0", from its phy80211 link)
     std::vector<RxQueue> rx;
     std::vector<TxQueue> tx;
-    std::vector<NapiThread> napi;    // by PID
-    std::vector<std::uint32_t> irqs; // sorted
+    std::vector<NapiThread> napi;       // by PID
+    std::vector<NapiThread> txWorkers;  // mt76's "mt76-tx phyN" of its radio, by PID
+    std::vector<NapiThread> irqThreads; // "irq/N-name" of its IRQs, by PID
+    std::vector<std::uint32_t> irqs;    // sorted
 
     bool isVirtual() const { return busDevice.empty(); }
     // The CPUs its NAPI threads may use, when they all agree; nullopt otherwise or without any.
-    std::optional<CpuMask> napiMask() const;
+    std::optional<CpuMask> napiMask() const { return commonMask(napi); }
+    std::optional<CpuMask> txWorkerMask() const { return commonMask(txWorkers); }
     // A Wi-Fi netdev (by driver, or by OpenWrt's and the kernel's naming).
     bool isWireless() const;
 };

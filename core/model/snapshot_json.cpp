@@ -149,12 +149,15 @@ json toJson(const Snapshot& snap) {
                           {"rps_flow_cnt", opt(q.rpsFlowCnt)}});
         for (const auto& q : n.tx)
             tx.push_back({{"index", q.index}, {"xps_cpus", mask(q.xpsCpus)}});
-        json napi = json::array();
-        for (const auto& th : n.napi)
-            napi.push_back({{"pid", th.pid},
-                            {"name", th.name},
-                            {"device", th.device},
-                            {"cpus_allowed", mask(th.cpusAllowed)}});
+        const auto threads = [&](const std::vector<NapiThread>& list) {
+            json out = json::array();
+            for (const auto& th : list)
+                out.push_back({{"pid", th.pid},
+                               {"name", th.name},
+                               {"device", th.device},
+                               {"cpus_allowed", mask(th.cpusAllowed)}});
+            return out;
+        };
         json ctr = nullptr;
         for (const auto& c : snap.netdev)
             if (c.name == n.name)
@@ -173,7 +176,10 @@ json toJson(const Snapshot& snap) {
                        {"irqs", n.irqs},
                        {"rx_queues", rx},
                        {"tx_queues", tx},
-                       {"napi_threads", napi},
+                       {"wiphy", n.wiphy},
+                       {"napi_threads", threads(n.napi)},
+                       {"tx_workers", threads(n.txWorkers)},
+                       {"irq_threads", threads(n.irqThreads)},
                        {"counters", ctr}});
     }
     j["interfaces"] = std::move(ifs);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <unordered_map>
 
 namespace coresteer::detail {
@@ -227,8 +228,30 @@ private:
     std::vector<std::size_t> m_none;
 };
 
+// The interfaces of radio `phy` (mt76 names its NAPI device and its TX worker after it): those
+// whose phy80211 is `phy`, and the other radios' interfaces on the same bus device (one mt76
+// chip, with one NAPI device and one TX worker, drives all of its bands: phy0 and phy1 of an
+// MT7915 card are one PCI device).
+void radioInterfaces(std::string_view phy, const std::vector<NetInterface>& interfaces,
+                     std::vector<std::size_t>& out) {
+    out.clear();
+    std::set<std::string_view> buses;
+    for (std::size_t i = 0; i < interfaces.size(); ++i)
+        if (!phy.empty() && interfaces[i].wiphy == phy) {
+            out.push_back(i);
+            if (!interfaces[i].busDevice.empty())
+                buses.insert(interfaces[i].busDevice);
+        }
+    for (std::size_t i = 0; i < interfaces.size(); ++i)
+        if (!interfaces[i].wiphy.empty() && interfaces[i].wiphy != phy &&
+            buses.count(interfaces[i].busDevice))
+            out.push_back(i);
+    std::sort(out.begin(), out.end());
+}
+
 // The interfaces whose receive work a NAPI thread of `device` does: the interface of that name
-// (`named`), or every interface of the driver that owns a NAPI device of that name.
+// (`named`), every interface of the driver that owns a NAPI device of that name, or every
+// interface of the radio of that name (radioInterfaces).
 void napiInterfaces(std::string_view device, const std::vector<NetInterface>& interfaces,
                     const std::vector<std::size_t>& named, std::vector<std::size_t>& out) {
     out = named;
@@ -239,6 +262,8 @@ void napiInterfaces(std::string_view device, const std::vector<NetInterface>& in
             for (std::size_t i = 0; i < interfaces.size(); ++i)
                 if (interfaces[i].driver == d.driver && interfaces[i].conduit.empty())
                     out.push_back(i);
+    if (out.empty())
+        radioInterfaces(device, interfaces, out);
 }
 
 } // namespace
@@ -345,6 +370,17 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
                 nif.speedMbps = static_cast<int>(*v);
         if (auto v = r.number(dir + "threaded", 1))
             nif.threadedNapi = *v == 1;
+        // A radio's name is what its kernel threads carry ("mt76-tx phy0"): one that no thread
+        // name could hold is no radio of coresteer's.
+        if (auto phy = r.linkName(dir + "phy80211")) {
+            if (phy->size() <= 15 && text::printable(*phy) == *phy &&
+                phy->find(' ') == std::string::npos)
+                nif.wiphy = std::move(*phy);
+            else
+                diag.warn(dir + "phy80211", 0,
+                          "a radio name no kernel thread can carry: '" + text::printable(*phy, 40) +
+                              "'");
+        }
 
         auto queues = bundle.list(dir + "queues");
         if (queues.size() > 2 * kMaxQueues) {
@@ -436,22 +472,47 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
     for (auto& nif : snap.interfaces)
         std::sort(nif.irqs.begin(), nif.irqs.end());
 
-    // Threaded NAPI: kthreads named "napi/<device>-<napi id>" (the name is cut at 15 bytes),
-    // where the device is the interface, or a driver's own NAPI device that serves all of its
-    // interfaces (napiInterfaces). Only kernel threads (their parent is kthreadd, PID 2): any
-    // process may take such a name.
+    // The kernel threads that do network work (NapiThread): "napi/<device>-<napi id>" (the
+    // name is cut at 15 bytes), where the device is the interface, a driver's own NAPI device or
+    // a radio (napiInterfaces); mt76's "mt76-tx <radio>"; "irq/<IRQ>-<name>" of the IRQs of
+    // interfaces. Only kernel threads (their parent is kthreadd, PID 2): any process may take
+    // such a name.
     std::vector<std::size_t> owners;
     for (const auto& pid : bundle.list("proc")) {
         const auto n = text::parseU64(pid);
         const auto* comm = n && *n <= 0x7fffffff ? bundle.file("proc/" + pid + "/comm") : nullptr;
-        if (!comm || !text::startsWith(*comm, "napi/"))
+        if (!comm)
             continue;
         const auto name = std::string(text::trim(*comm));
-        const auto dash = name.rfind('-');
-        if (dash == std::string::npos || dash <= 5)
+        std::string device;
+        std::vector<NapiThread> NetInterface::*list = nullptr;
+        if (text::startsWith(name, "napi/")) {
+            const auto dash = name.rfind('-');
+            if (dash == std::string::npos || dash <= 5)
+                continue;
+            device = name.substr(5, dash - 5);
+            napiInterfaces(device, snap.interfaces, index.named(device), owners);
+            list = &NetInterface::napi;
+        } else if (text::startsWith(name, "mt76-tx ")) {
+            device = name.substr(8);
+            radioInterfaces(device, snap.interfaces, owners);
+            list = &NetInterface::txWorkers;
+        } else if (text::startsWith(name, "irq/")) {
+            const auto dash = name.find('-');
+            const auto irq =
+                dash == std::string::npos ? std::nullopt : text::parseU64(name.substr(4, dash - 4));
+            const auto it = irq ? irqIndex.find(static_cast<std::uint32_t>(*irq)) : irqIndex.end();
+            if (!irq || *irq > 0xffffffffu || it == irqIndex.end())
+                continue;
+            device = std::to_string(*irq);
+            owners.clear();
+            for (const auto& ifname : snap.irqs[it->second].interfaces)
+                for (const auto i : index.named(ifname))
+                    owners.push_back(i);
+            list = &NetInterface::irqThreads;
+        } else {
             continue;
-        const auto device = name.substr(5, dash - 5);
-        napiInterfaces(device, snap.interfaces, index.named(device), owners);
+        }
         if (owners.empty())
             continue;
         NapiThread t;
@@ -474,17 +535,18 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
             diag.warn("proc/" + pid + "/status", 0,
                       "'" + text::printable(name, 40) +
                           "' is not a kernel thread (its parent is not kthreadd): not "
-                          "taken for a NAPI thread");
+                          "taken for a network thread");
             continue;
         }
         if (!t.cpusAllowed)
             diag.warn("proc/" + pid + "/status", 0, "no readable Cpus_allowed line");
         for (const auto i : owners)
-            snap.interfaces[i].napi.push_back(t);
+            (snap.interfaces[i].*list).push_back(t);
     }
+    const auto byPid = [](const NapiThread& a, const NapiThread& b) { return a.pid < b.pid; };
     for (auto& nif : snap.interfaces)
-        std::sort(nif.napi.begin(), nif.napi.end(),
-                  [](const NapiThread& a, const NapiThread& b) { return a.pid < b.pid; });
+        for (auto* threads : {&nif.napi, &nif.txWorkers, &nif.irqThreads})
+            std::sort(threads->begin(), threads->end(), byPid);
 }
 
 } // namespace coresteer::detail

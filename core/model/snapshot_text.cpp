@@ -111,6 +111,8 @@ std::string toText(const Snapshot& snap) {
             o << "  " << n.operstate;
         if (n.threadedNapi)
             o << (*n.threadedNapi ? "  threaded NAPI" : "");
+        if (!n.wiphy.empty())
+            o << "  radio " << n.wiphy;
         o << "\n";
         for (auto irqNo : n.irqs) {
             const auto* i = snap.irq(irqNo);
@@ -139,9 +141,14 @@ std::string toText(const Snapshot& snap) {
         for (const auto& q : n.tx)
             o << "    tx-" << pad(std::to_string(q.index), 4) << " xps_cpus " << maskText(q.xpsCpus)
               << "\n";
-        for (const auto& th : n.napi)
+        for (const auto* threads : {&n.napi, &n.txWorkers})
+            for (const auto& th : *threads)
+                o << "    " << pad(th.name, 16) << " pid " << pad(std::to_string(th.pid), 7)
+                  << " cpus_allowed " << maskText(th.cpusAllowed) << "\n";
+        for (const auto& th : n.irqThreads)
             o << "    " << pad(th.name, 16) << " pid " << pad(std::to_string(th.pid), 7)
-              << " cpus_allowed " << maskText(th.cpusAllowed) << "\n";
+              << " cpus_allowed " << maskText(th.cpusAllowed) << "  (follows IRQ " << th.device
+              << ")\n";
     }
     if (snap.rpsSockFlowEntries)
         o << "  rps_sock_flow_entries " << *snap.rpsSockFlowEntries << "\n";

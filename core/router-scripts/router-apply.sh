@@ -10,8 +10,10 @@
 #   IRQS       "rank<TAB>mask<TAB>action" per IRQ target, found by FIND_IRQS (find-irqs.awk)
 #   QUEUES     "interface<TAB>queue<TAB>rps|flows|xps<TAB>value" per queue target
 #   THREADS    "device<TAB>napi<TAB>mask": the CPUs of the NAPI threads napi/<device>-N, where the
-#              device is an interface or a driver's own NAPI device (mtk_eth); and
-#              "interface<TAB>usecs<TAB>value": rx-usecs (both on the live root only)
+#              device is an interface, a driver's own NAPI device (mtk_eth) or a radio (phy0);
+#              "radio<TAB>worker<TAB>mask": mt76's TX worker "mt76-tx <radio>", where the radio
+#              is "@interface" when it was not known (the radio of the interface's phy80211);
+#              "interface<TAB>usecs<TAB>value": rx-usecs (all on the live root only)
 #   CPUFREQ    "policy<TAB>governor" per cpufreq policy the layout sets a governor for
 #   MARK       the text every file coresteer writes carries
 #   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
@@ -88,24 +90,26 @@ q() {
 gov() {
     put "sys/devices/system/cpu/cpufreq/policy$1/scaling_governor" "$2"
 }
-# NAPI threads and coalescing exist only on the live root (not under a CORESTEER_ROOT).
+# n KIND DEVICE MASK: the CPUs of the device's kernel threads, the NAPI threads napi/DEVICE-N
+# (KIND napi) or mt76's TX worker "mt76-tx DEVICE" (KIND worker). Threads and coalescing exist
+# only on the live root (not under a CORESTEER_ROOT).
 n() {
     [ -z "$R" ] || return 0
     found=
     for f in /proc/[0-9]*/comm; do
         c=
         IFS= read -r c < "$f" 2>/dev/null
-        case $c in
-        "napi/$1-"*)
+        case $1:$c in
+        "napi:napi/$2-"* | "worker:mt76-tx $2")
             p=${f%/comm}
             # Only the kernel's own threads: any process may take such a name.
             kthread "${p##*/}" || continue
             found=1
             cur=$(sed -n 's/^Cpus_allowed:[[:space:]]*//p' "$p/status" 2>/dev/null)
-            same "$cur" "$2" && continue
+            same "$cur" "$3" && continue
             keep "napi:${p##*/}" "$cur" || continue
-            e=$(taskset -p "$(printf '%s' "$2" | tr -d ,)" "${p##*/}" 2>&1 >/dev/null) ||
-                once "napi:$1" "$c: taskset $2 failed: $e" ;;
+            e=$(taskset -p "$(printf '%s' "$3" | tr -d ,)" "${p##*/}" 2>&1 >/dev/null) ||
+                once "napi:$2" "$c: taskset $3 failed: $e" ;;
         esac
     done
     [ -n "$found" ] || missing=$((missing + 1))
@@ -138,10 +142,21 @@ covered() {
     done
     return 1
 }
-# thread DEVICE napi MASK | thread INTERFACE usecs VALUE
+# thread DEVICE napi MASK | thread RADIO worker MASK | thread INTERFACE usecs VALUE
 thread() {
     case $2 in
-    napi) n "$1" "$3" ;;
+    napi) n napi "$1" "$3" ;;
+    worker)
+        case $1 in
+        @*)
+            # The radio of the interface's phy80211 link.
+            rl=$(readlink "$R/sys/class/net/${1#@}/phy80211" 2>/dev/null) || {
+                missing=$((missing + 1))
+                return 0
+            }
+            n worker "${rl##*/}" "$3" ;;
+        *) n worker "$1" "$3" ;;
+        esac ;;
     usecs) c "$1" "$3" ;;
     esac
 }

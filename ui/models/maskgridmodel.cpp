@@ -31,6 +31,9 @@ QString explain(MaskGridModel::RowKind k) {
         return QStringLiteral("XPS: the CPUs that send their packets through this queue.");
     case MaskGridModel::RowKind::Napi:
         return QStringLiteral("Threaded NAPI: the CPUs the interface's poll threads may run on.");
+    case MaskGridModel::RowKind::TxWorker:
+        return QStringLiteral("mt76's TX worker: the CPUs the radio's transmit thread may run "
+                              "on. Off the CPUs of its receive poll, neither waits for the other.");
     case MaskGridModel::RowKind::Interface:
         break;
     }
@@ -59,6 +62,7 @@ MaskGridModel::Row MaskGridModel::makeRow(RowKind kind, QString label, QString i
 std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) const {
     std::vector<Row> rows;
     std::set<std::uint32_t> shown; // a shared IRQ is listed under its first interface only
+    std::set<int> shownWorkers;
     for (const auto& nif : s.interfaces) {
         if ((nif.isVirtual() && nif.irqs.empty()) || !validInterfaceName(nif.name))
             continue;
@@ -77,6 +81,10 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
             QString label = QStringLiteral("IRQ %1").arg(irq);
             if (row && !row->actions.empty())
                 label += QStringLiteral("  ") + qs(row->actions.front());
+            // A threaded IRQ's handler thread follows the IRQ's CPUs: this row places it too.
+            for (const auto& t : nif.irqThreads)
+                if (t.device == std::to_string(irq))
+                    label += QStringLiteral("  + ") + qs(t.name);
             body.push_back(makeRow(RowKind::Irq, label, name, irq, 0, info->smpAffinity));
         }
         for (const auto& q : nif.rx)
@@ -91,6 +99,11 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
             body.push_back(makeRow(RowKind::Napi,
                                    QStringLiteral("NAPI threads (%1)").arg(nif.napi.size()), name,
                                    0, 0, m));
+        // A radio's TX worker serves all of its interfaces: listed under the first.
+        if (const auto m = nif.txWorkerMask();
+            m && shownWorkers.insert(nif.txWorkers.front().pid).second)
+            body.push_back(
+                makeRow(RowKind::TxWorker, qs(nif.txWorkers.front().name), name, 0, 0, m));
         if (body.empty())
             continue;
         for (auto& b : body) {
@@ -106,7 +119,8 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
                 b.paths = {dir + "tx-" + std::to_string(b.queue) + "/xps_cpus"};
                 break;
             case RowKind::Napi:
-                for (const auto& t : nif.napi)
+            case RowKind::TxWorker:
+                for (const auto& t : b.kind == RowKind::Napi ? nif.napi : nif.txWorkers)
                     b.paths.push_back("napi:" + std::to_string(t.pid));
                 break;
             case RowKind::Interface:
@@ -452,7 +466,7 @@ bool MaskGridModel::acceptable(int row, const CpuMask& mask) const {
     const auto k = m_rows[static_cast<std::size_t>(row)].kind;
     if (k == RowKind::Interface || (!mask.none() && mask.highest() >= m_cpus))
         return false;
-    return !(mask.none() && (k == RowKind::Irq || k == RowKind::Napi));
+    return !(mask.none() && (k == RowKind::Irq || k == RowKind::Napi || k == RowKind::TxWorker));
 }
 
 bool MaskGridModel::setPending(int row, const CpuMask& mask, const QString& why) {

@@ -29,7 +29,7 @@ class MaskGridModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Target, Change, CpuList, FirstCpu };
-    enum class RowKind { Interface, Irq, RxQueue, TxQueue, Napi };
+    enum class RowKind { Interface, Irq, RxQueue, TxQueue, Napi, TxWorker };
     enum Role {
         KindRole = Qt::UserRole + 1, // RowKind as int
         CurrentRole,                 // CPU cells: bool, the CPU is in the current mask

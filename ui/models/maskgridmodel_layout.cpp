@@ -41,7 +41,7 @@ Layout MaskGridModel::offGrid(const Layout& layout) const {
             x.rx.push_back({t.interface, t.queue, std::nullopt, t.rpsFlowCnt, t.why});
     for (const auto& t : layout.interfaces)
         if (t.rxUsecs)
-            x.interfaces.push_back({t.interface, std::nullopt, t.rxUsecs, t.why});
+            x.interfaces.push_back({t.interface, std::nullopt, std::nullopt, t.rxUsecs, t.why});
     x.governors = layout.governors;
     x.rpsSockFlowEntries = layout.rpsSockFlowEntries;
     return x;
@@ -70,8 +70,18 @@ Layout MaskGridModel::pendingLayout(bool everyRow) const {
             l.tx.push_back({iface, r.queue, *r.pending, why});
             break;
         case RowKind::Napi:
-            l.interfaces.push_back({iface, *r.pending, std::nullopt, why});
+        case RowKind::TxWorker: {
+            auto it = std::find_if(l.interfaces.begin(), l.interfaces.end(),
+                                   [&](const InterfaceTarget& t) { return t.interface == iface; });
+            if (it == l.interfaces.end()) {
+                l.interfaces.emplace_back();
+                it = std::prev(l.interfaces.end());
+                it->interface = iface;
+                it->why = why;
+            }
+            (r.kind == RowKind::Napi ? it->napiCpus : it->txWorkerCpus) = *r.pending;
             break;
+        }
         case RowKind::Interface:
             break;
         }
@@ -141,10 +151,14 @@ QStringList MaskGridModel::setPendingLayout(const Layout& layout) {
     for (const auto& t : layout.tx)
         place(find(RowKind::TxQueue, qs(t.interface), 0, t.queue), t.xpsCpus, t.why,
               qs(t.interface) + QStringLiteral(" tx-%1").arg(t.queue));
-    for (const auto& t : layout.interfaces)
+    for (const auto& t : layout.interfaces) {
         if (t.napiCpus)
             place(find(RowKind::Napi, qs(t.interface), 0, 0), *t.napiCpus, t.why,
                   qs(t.interface) + QStringLiteral(" NAPI threads"));
+        if (t.txWorkerCpus)
+            place(find(RowKind::TxWorker, qs(t.interface), 0, 0), *t.txWorkerCpus, t.why,
+                  qs(t.interface) + QStringLiteral(" TX worker"));
+    }
     if (!m_rows.empty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
     return unplaced;

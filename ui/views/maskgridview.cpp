@@ -230,7 +230,8 @@ void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
         });
         const auto k = m_model->kind(row);
         a->setEnabled(
-            !(m.none() && (k == MaskGridModel::RowKind::Irq || k == MaskGridModel::RowKind::Napi)));
+            !(m.none() && (k == MaskGridModel::RowKind::Irq || k == MaskGridModel::RowKind::Napi ||
+                           k == MaskGridModel::RowKind::TxWorker)));
     };
     if (snap && snap->topology.classes.size() >= 2)
         set(QStringLiteral("Spread over the %1 cores")

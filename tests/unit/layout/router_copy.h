@@ -16,13 +16,16 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -169,6 +172,34 @@ inline bool readyForPersist(const Router& r) {
         fs::create_directories(r.root / "run/systemd/system");
     return openwrt;
 }
+
+// A process of this test that names itself as a kernel thread would be named ("napi/eth0-1"),
+// as any user on a router may; killed when this ends. comm() reads what the kernel shows.
+class NamedProcess {
+public:
+    explicit NamedProcess(const std::string& name) : m_pid(::fork()) {
+        if (m_pid == 0) {
+            ::prctl(PR_SET_NAME, name.c_str(), 0, 0, 0);
+            ::pause();
+            ::_exit(0);
+        }
+        for (int i = 0; i < 100 && m_pid > 0 && comm() != name + "\n"; ++i)
+            ::usleep(10000);
+    }
+    ~NamedProcess() {
+        if (m_pid > 0) {
+            ::kill(m_pid, SIGKILL);
+            ::waitpid(m_pid, nullptr, 0);
+        }
+    }
+    NamedProcess(const NamedProcess&) = delete;
+    NamedProcess& operator=(const NamedProcess&) = delete;
+    pid_t pid() const { return m_pid; }
+    std::string comm() const { return slurp("/proc/" + std::to_string(m_pid) + "/comm"); }
+
+private:
+    pid_t m_pid;
+};
 
 inline std::string boardTestName(const ::testing::TestParamInfo<std::string>& p) {
     return paramTestName(p.param);

@@ -160,8 +160,8 @@ TEST_F(ThreadedNapi, ResolveAndApplyUnderAFixtureRootRefuseWithoutRunningAnythin
     const auto snap = buildSnapshot(collectLocal(m_root));
     Layout l;
     l.irqs.push_back({{"eth1", 0}, *CpuMask::fromList("2"), ""});
-    l.interfaces.push_back({"eth1", *CpuMask::fromList("4-5"), 64, ""});
-    l.interfaces.push_back({"eth0", *CpuMask::fromList("1"), std::nullopt, ""});
+    l.interfaces.push_back({"eth1", *CpuMask::fromList("4-5"), std::nullopt, 64, ""});
+    l.interfaces.push_back({"eth0", *CpuMask::fromList("1"), std::nullopt, std::nullopt, ""});
     const auto r = resolve(l, snap);
     ASSERT_EQ(r.writes.size(), 3u);
     EXPECT_EQ(r.writes[1].path, "napi:4242");
@@ -195,7 +195,7 @@ TEST_F(ThreadedNapi, ResolveAndApplyUnderAFixtureRootRefuseWithoutRunningAnythin
 TEST_F(ThreadedNapi, PersistedScriptPinsByNameAndSkipsUnderAFixtureRoot) {
     const auto snap = buildSnapshot(collectLocal(m_root));
     Layout l;
-    l.interfaces.push_back({"eth1", *CpuMask::fromList("4-5"), 64, ""});
+    l.interfaces.push_back({"eth1", *CpuMask::fromList("4-5"), std::nullopt, 64, ""});
     std::string error;
     const auto p = planPersist(l, snap, {}, &error);
     ASSERT_TRUE(p) << error;
@@ -203,7 +203,7 @@ TEST_F(ThreadedNapi, PersistedScriptPinsByNameAndSkipsUnderAFixtureRoot) {
     // By name, since the PIDs of the next boot are not known.
     EXPECT_NE(script.find("eth1\tnapi\t30\n"), std::string::npos);
     EXPECT_NE(script.find("eth1\tusecs\t64\n"), std::string::npos);
-    EXPECT_NE(script.find("\"napi/$1-\"*)"), std::string::npos);
+    EXPECT_NE(script.find("\"napi:napi/$2-\"*"), std::string::npos);
     std::ofstream(m_dir / "hotplug") << script;
     const std::string cmd = "PATH='" + (m_dir / "bin").string() + ":" + std::getenv("PATH") +
                             "' ACTION=add INTERFACE=eth1 CORESTEER_ROOT='" + m_root.string() +
@@ -216,22 +216,15 @@ TEST_F(ThreadedNapi, PersistedScriptPinsByNameAndSkipsUnderAFixtureRoot) {
 // this test that names itself "napi/csfk0-1" (as any user on a router may) is left alone. Nothing
 // is written: taskset and logger are the test's own, which leave a trace.
 TEST_F(ThreadedNapi, AUserProcessWithANapiNameIsNeverPinned) {
-    const pid_t impostor = ::fork();
-    ASSERT_GE(impostor, 0);
-    if (impostor == 0) {
-        ::prctl(PR_SET_NAME, "napi/csfk0-1", 0, 0, 0);
-        ::pause();
-        ::_exit(0);
-    }
-    for (int i = 0;
-         i < 100 && slurp("/proc/" + std::to_string(impostor) + "/comm") != "napi/csfk0-1\n"; ++i)
-        ::usleep(10000);
-    ASSERT_EQ(slurp("/proc/" + std::to_string(impostor) + "/comm"), "napi/csfk0-1\n");
+    const coresteer::test::NamedProcess process("napi/csfk0-1");
+    const pid_t impostor = process.pid();
+    ASSERT_GT(impostor, 0);
+    ASSERT_EQ(process.comm(), "napi/csfk0-1\n");
     const auto logger = m_dir / "bin" / "logger";
     std::ofstream(logger) << "#!/bin/sh\necho \"$*\" >> '" << (m_dir / "LOGGED").string() << "'\n";
     fs::permissions(logger, fs::perms::owner_all);
     Layout l;
-    l.interfaces.push_back({"csfk0", *CpuMask::fromList("0"), std::nullopt, ""});
+    l.interfaces.push_back({"csfk0", *CpuMask::fromList("0"), std::nullopt, std::nullopt, ""});
     RouterScriptContext context;
     context.covered = std::vector<std::string>{"csfk0"};
     std::ofstream(m_dir / "hotplug") << makeRouterApplyScript(l, context, {});
@@ -249,8 +242,6 @@ TEST_F(ThreadedNapi, AUserProcessWithANapiNameIsNeverPinned) {
     EXPECT_EQ(slurp(m_dir / "setv.out"), "process " + std::to_string(impostor) +
                                              " is not a kernel thread: not found\n"
                                              "refused\n");
-    ::kill(impostor, SIGKILL);
-    ::waitpid(impostor, nullptr, 0);
     EXPECT_FALSE(ran());
 }
 

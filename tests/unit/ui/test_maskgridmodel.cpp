@@ -146,3 +146,47 @@ TEST(MaskGrid, LoadShowsInCellsAndHeaders) {
                     .toString()
                     .contains(QStringLiteral("big core")));
 }
+
+// mt76's TX worker is one row, under the first interface of its chip, and a click on it becomes
+// the interface's tx_worker_cpus; a threaded IRQ's handler is named on its IRQ's row, and a
+// layout's worker target lands on the worker's row.
+TEST(MaskGrid, TheWifiTxWorkerIsARowAndAThreadedIrqIsNamed) {
+    Snapshot s = buildSnapshot(collectLocal(test::boardDir("bpi-r4")));
+    for (const char* name : {"phy0-ap0", "phy1-ap0", "phy2-ap0"})
+        for (auto& nif : s.interfaces)
+            if (nif.name == name) {
+                nif.txWorkers.push_back({702, "mt76-tx phy0", "phy0", CpuMask::fromList("0-3")});
+                nif.irqThreads.push_back({704, "irq/130-mt7996e", "130", CpuMask::fromList("2")});
+            }
+    MaskGridModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSnapshot(std::make_shared<const Snapshot>(std::move(s)));
+    int workers = 0, row = -1;
+    for (int r = 0; r < model.rowCount(); ++r)
+        if (model.kind(r) == MaskGridModel::RowKind::TxWorker) {
+            ++workers;
+            row = r;
+        }
+    ASSERT_EQ(workers, 1);
+    EXPECT_EQ(model.index(row, MaskGridModel::Target).data().toString(),
+              QStringLiteral("mt76-tx phy0"));
+    EXPECT_GE(findRow(model, QStringLiteral("IRQ 130  mt7996e  + irq/130-mt7996e")), 0);
+    ASSERT_TRUE(
+        model.setData(model.index(row, MaskGridModel::CpuList), QStringLiteral("1"), Qt::EditRole));
+    const auto l = model.pendingLayout();
+    ASSERT_EQ(l.interfaces.size(), 1u);
+    EXPECT_EQ(l.interfaces[0].interface, "phy0-ap0");
+    EXPECT_EQ(l.interfaces[0].txWorkerCpus->toList(), "1");
+    EXPECT_FALSE(l.interfaces[0].napiCpus);
+    // Empty is no placement for a thread.
+    EXPECT_FALSE(model.setData(model.index(row, MaskGridModel::CpuList), QString(), Qt::EditRole));
+
+    Layout worker;
+    InterfaceTarget t;
+    t.interface = "phy0-ap0";
+    t.txWorkerCpus = CpuMask::fromList("3");
+    t.why = "away from the poll";
+    worker.interfaces.push_back(t);
+    EXPECT_TRUE(model.setPendingLayout(worker).isEmpty());
+    EXPECT_EQ(model.pending(row)->toList(), "3");
+}

@@ -1,0 +1,244 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The kernel threads of a Wi-Fi chip and of threaded IRQs, on the BPI-R4 with its mt7996e card:
+// mt76's receive NAPI threads (napi/phy0-N) and its TX worker ("mt76-tx phy0") serve every band
+// of the chip; a threaded IRQ's handler (irq/130-mt7996e) follows its IRQ. Read only from kernel
+// threads, attributed to the chip's interfaces, placed by the planner (the TX worker off the
+// CPUs of the receive poll), resolved once, and persisted by the radio's name.
+#include "core/collect/collect_local.h"
+#include "core/collect/collect_remote.h"
+#include "core/layout/layout_json.h"
+#include "core/layout/persist.h"
+#include "core/layout/planner.h"
+#include "core/layout/resolve.h"
+#include "core/model/snapshot_json.h"
+#include "core/model/snapshot_text.h"
+#include "tests/unit/layout/router_copy.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace coresteer;
+using namespace coresteer::layout;
+using coresteer::test::Router;
+using coresteer::test::slurp;
+namespace fs = std::filesystem;
+
+namespace {
+
+void kthread(const Router& r, int pid, const std::string& comm, const std::string& cpus,
+             int ppid = 2) {
+    r.write("proc/" + std::to_string(pid) + "/comm", comm + "\n");
+    r.write("proc/" + std::to_string(pid) + "/status", "Name:\t" + comm + "\nPPid:\t" +
+                                                           std::to_string(ppid) +
+                                                           "\nCpus_allowed:\t" + cpus + "\n");
+}
+
+// The card's threads as mt76 makes them, and what no kernel thread of the card could be.
+void mt76Threads(const Router& r) {
+    kthread(r, 700, "napi/phy0-3", "f");
+    kthread(r, 701, "napi/phy0-4", "f");
+    kthread(r, 702, "mt76-tx phy0", "f");
+    kthread(r, 704, "irq/130-mt7996e", "4");
+    // A user's process with the TX worker's name; a thread of an IRQ that is not listed; a radio
+    // name that holds shell.
+    kthread(r, 703, "mt76-tx phy0", "1", 4990);
+    kthread(r, 705, "irq/99999-x", "1");
+    kthread(r, 706, "mt76-tx $(id)", "1");
+    kthread(r, 707, "mt76-tx \xe2\x80\xa8", "1");
+}
+
+const std::vector<const char*> kRadios = {"phy0-ap0", "phy1-ap0", "phy2-ap0"};
+
+} // namespace
+
+TEST(Mt76Threads, TheChipsThreadsBelongToAllOfItsBands) {
+    Router r("bpi-r4");
+    mt76Threads(r);
+    const auto bundle = collectLocal(r.root);
+    const auto snap = buildSnapshot(bundle);
+    for (const char* name : kRadios) {
+        const auto* nif = snap.interface(name);
+        ASSERT_NE(nif, nullptr) << name;
+        EXPECT_EQ(nif->wiphy, std::string("phy") + name[3]);
+        ASSERT_EQ(nif->napi.size(), 2u) << name;
+        EXPECT_EQ(nif->napi[0].pid, 700);
+        EXPECT_EQ(nif->napi[1].device, "phy0");
+        ASSERT_EQ(nif->txWorkers.size(), 1u) << name;
+        EXPECT_EQ(nif->txWorkers[0].pid, 702);
+        EXPECT_EQ(nif->txWorkers[0].name, "mt76-tx phy0");
+        EXPECT_EQ(nif->txWorkerMask()->toList(), "0-3");
+        ASSERT_EQ(nif->irqThreads.size(), 1u) << name;
+        EXPECT_EQ(nif->irqThreads[0].name, "irq/130-mt7996e");
+        EXPECT_EQ(nif->irqThreads[0].device, "130");
+    }
+    for (const char* name : {"eth0", "eth1", "eth2", "wan"}) {
+        EXPECT_TRUE(snap.interface(name)->txWorkers.empty()) << name;
+        EXPECT_TRUE(snap.interface(name)->irqThreads.empty()) << name;
+    }
+    bool warned = false;
+    for (const auto& d : snap.diagnostics.entries())
+        warned = warned || d.toString().find("proc/703/status: warning: 'mt76-tx phy0' is not a "
+                                             "kernel thread") != std::string::npos;
+    EXPECT_TRUE(warned);
+    // Only the network threads' status is read.
+    EXPECT_NE(bundle.get("proc/702/status"), nullptr);
+    EXPECT_NE(bundle.get("proc/704/status"), nullptr);
+    r.write("proc/77/comm", "dropbear\n");
+    r.write("proc/77/status", "PPid:\t1\n");
+    EXPECT_EQ(collectLocal(r.root).get("proc/77/status"), nullptr);
+    // The JSON and the text name them.
+    const auto json = toJson(snap);
+    for (const auto& i : json["interfaces"])
+        if (i["name"] == "phy1-ap0") {
+            EXPECT_EQ(i["wiphy"], "phy1");
+            EXPECT_EQ(i["tx_workers"].dump(),
+                      R"([{"cpus_allowed":{"hex":"f","list":"0-3"},"device":"phy0",)"
+                      R"("name":"mt76-tx phy0","pid":702}])");
+            EXPECT_EQ(i["irq_threads"][0]["device"], "130");
+        }
+    const auto text = toText(snap);
+    EXPECT_NE(text.find("phy2-ap0  driver mt7996e"), std::string::npos) << text;
+    EXPECT_NE(text.find("radio phy2"), std::string::npos);
+    EXPECT_NE(text.find("mt76-tx phy0     pid 702     cpus_allowed f (0-3)"), std::string::npos);
+    EXPECT_NE(text.find("irq/130-mt7996e  pid 704     cpus_allowed 4 (2)  (follows IRQ 130)"),
+              std::string::npos);
+    // The remote collector reads exactly the same files.
+    const auto cs = makeCollectScript(r.root.string());
+    std::string out;
+    ASSERT_EQ(r.ash("-s", "", &out, cs.script), 0) << r.err();
+    FileBundle remote;
+    std::string error;
+    ASSERT_TRUE(parseCollectOutput(out, cs.token, remote, &error)) << error;
+    remote.origin = bundle.origin;
+    EXPECT_EQ(toJson(buildSnapshot(remote)), toJson(buildSnapshot(collectLocal(r.root))));
+    EXPECT_FALSE(r.executedAnything());
+}
+
+// The planner moves the TX worker off the CPUs of the radio's receive poll and IRQ, once for the
+// chip, and says why; resolve pins it once; persist pins it by the radio's name at boot.
+TEST(Mt76Threads, TheTxWorkerGetsACpuOfItsOwnOnceForTheChip) {
+    Router r("bpi-r4");
+    mt76Threads(r);
+    const auto snap = r.snapshot();
+    const auto l = plan(snap);
+    const InterfaceTarget* worker = nullptr;
+    std::size_t workers = 0;
+    CpuMask poll;
+    for (const auto& t : l.interfaces) {
+        if (t.txWorkerCpus) {
+            worker = &t;
+            ++workers;
+        }
+        if (t.napiCpus &&
+            (t.interface == "phy0-ap0" || t.interface == "phy1-ap0" || t.interface == "phy2-ap0"))
+            poll = poll | *t.napiCpus;
+    }
+    ASSERT_EQ(workers, 1u);
+    ASSERT_NE(worker, nullptr);
+    EXPECT_EQ(worker->txWorkerCpus->count(), 1);
+    CpuMask irq;
+    for (const auto& t : l.irqs)
+        if (t.irq.action == "mt7996e")
+            irq = t.cpus;
+    ASSERT_FALSE(irq.none());
+    EXPECT_TRUE((*worker->txWorkerCpus & (poll | irq)).none())
+        << worker->txWorkerCpus->toList() << " poll " << poll.toList() << " irq " << irq.toList();
+    EXPECT_NE(worker->why.find("mt76-tx phy0"), std::string::npos) << worker->why;
+    EXPECT_NE(worker->why.find("24697"), std::string::npos);
+
+    const auto res = resolve(l, snap);
+    std::size_t writes = 0;
+    for (const auto& w : res.writes)
+        if (w.path == "napi:702") {
+            ++writes;
+            EXPECT_EQ(w.value, worker->txWorkerCpus->toHex(4));
+        }
+    EXPECT_EQ(writes, 1u);
+    for (const auto& w : res.writes)
+        EXPECT_NE(w.path, "napi:703"); // the impostor
+
+    // Written as a layout of version 3, read back the same.
+    const auto text = toJson(l).dump();
+    EXPECT_NE(text.find("\"schema\":\"coresteer.layout/3\""), std::string::npos);
+    std::string error;
+    const auto back = parseLayout(text, &error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(toJson(*back).dump(), text);
+
+    const auto script = makeRouterApplyScript(l, snap, {});
+    EXPECT_NE(script.find("phy0\tworker\t" + worker->txWorkerCpus->toHex(4) + "\n"),
+              std::string::npos);
+    EXPECT_EQ(script.find("$(id)"), std::string::npos);
+    EXPECT_EQ(script.find("\xe2\x80\xa8"), std::string::npos);
+    EXPECT_FALSE(r.executedAnything());
+}
+
+// Two targets of one chip's interfaces that disagree: the first places the worker, the second is
+// named as left out. A layout without a snapshot names the radio at boot by the interface.
+TEST(Mt76Threads, ResolveAndPersistPlaceASharedWorkerOnce) {
+    Router r("bpi-r4");
+    mt76Threads(r);
+    const auto snap = r.snapshot();
+    Layout l;
+    for (const auto& [name, cpus] : {std::pair{"phy0-ap0", "3"}, std::pair{"phy2-ap0", "2"}}) {
+        InterfaceTarget t;
+        t.interface = name;
+        t.txWorkerCpus = CpuMask::fromList(cpus);
+        l.interfaces.push_back(t);
+    }
+    const auto res = resolve(l, snap);
+    ASSERT_EQ(res.writes.size(), 1u);
+    EXPECT_EQ(res.writes[0].path, "napi:702");
+    EXPECT_EQ(res.writes[0].value, "8");
+    ASSERT_EQ(res.skipped.size(), 1u);
+    EXPECT_EQ(res.skipped[0].target, "phy2-ap0 mt76-tx phy0");
+    EXPECT_NE(res.skipped[0].reason.find("on CPU 3"), std::string::npos);
+
+    // Without a snapshot (a fleet's script): "@phy0-ap0", which the script resolves at boot
+    // through the interface's phy80211 link.
+    RouterScriptContext context;
+    const auto script = makeRouterApplyScript(l, context, {});
+    EXPECT_NE(script.find("@phy0-ap0\tworker\t8\n"), std::string::npos);
+    EXPECT_NE(script.find("@phy2-ap0\tworker\t4\n"), std::string::npos);
+    // A radio on a snapshot that has none: named as not there.
+    Router plain("nanopi-r6s-openwrt");
+    Layout one;
+    InterfaceTarget t;
+    t.interface = "eth1";
+    t.txWorkerCpus = CpuMask::fromList("4");
+    one.interfaces.push_back(t);
+    const auto none = resolve(one, plain.snapshot());
+    EXPECT_TRUE(none.writes.empty());
+    ASSERT_EQ(none.skipped.size(), 1u);
+    EXPECT_NE(none.skipped[0].reason.find("no mt76-tx thread"), std::string::npos);
+}
+
+// On the live root, the persisted script pins only kernel threads: a process of this test that
+// names itself "mt76-tx csfk0" (as any user on a router may) is left alone, and taskset, the
+// test's own, never runs.
+TEST(Mt76Threads, AUserProcessWithTheWorkersNameIsNeverPinned) {
+    Router r("bpi-r4");
+    const coresteer::test::NamedProcess impostor("mt76-tx csfk0");
+    ASSERT_GT(impostor.pid(), 0);
+    ASSERT_EQ(impostor.comm(), "mt76-tx csfk0\n");
+    r.write("../bin/taskset",
+            "#!/bin/sh\necho ran >> '" + (r.root / "../TASKSET").string() + "'\n");
+    fs::permissions(r.root / "../bin/taskset", fs::perms::owner_all);
+    Layout l;
+    InterfaceTarget t;
+    t.interface = "csfk0";
+    t.txWorkerCpus = CpuMask::fromList("0");
+    l.interfaces.push_back(t);
+    RouterScriptContext context;
+    context.covered = std::vector<std::string>{"csfk0"};
+    context.txWorkerRadios["csfk0"] = "csfk0";
+    const auto script = r.script("hotplug", makeRouterApplyScript(l, context, {}));
+    EXPECT_EQ(r.ash(script, "ACTION=add INTERFACE=csfk0 CORESTEER_WAIT=0"), 0) << r.err();
+    EXPECT_FALSE(fs::exists(r.root / "../TASKSET"));
+    EXPECT_FALSE(r.executedAnything());
+}
