@@ -56,6 +56,10 @@ struct InterfaceTarget {
     // `taskset -p`. Off the CPUs of the radio's NAPI poll, it feeds the radio while they
     // receive.
     std::optional<CpuMask> txWorkerCpus;
+    // Threaded NAPI on (true) or off, /sys/class/net/<if>/threaded (Linux 5.12 on): the receive
+    // work then runs in the interface's own kthreads (which napiCpus places) instead of the
+    // softirq of the CPU that took the interrupt.
+    std::optional<bool> threaded;
     // Interrupt coalescing, `ethtool -C <if> rx-usecs N`: fewer interrupts per packet.
     std::optional<std::uint32_t> rxUsecs;
     std::string why;

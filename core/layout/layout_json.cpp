@@ -75,6 +75,15 @@ public:
         }
         return v;
     }
+    std::optional<bool> boolean(const json& j, const char* key, const std::string& where) {
+        if (!j.contains(key))
+            return std::nullopt;
+        if (!j[key].is_boolean()) {
+            fail(join(where, key), "expected true or false");
+            return std::nullopt;
+        }
+        return j[key].get<bool>();
+    }
     std::optional<CpuMask> mask(const json& j, const char* key, const std::string& where,
                                 bool required) {
         const auto s = string(j, key, where, required);
@@ -96,10 +105,11 @@ private:
 };
 
 // The oldest version that holds all of `l`, so that older readers still read what they can:
-// 3 with TX worker CPUs, 2 with cpufreq governors, else 1.
+// 3 with TX worker CPUs or threaded NAPI switched, 2 with cpufreq governors, else 1.
 int schemaVersion(const Layout& l) {
-    if (std::any_of(l.interfaces.begin(), l.interfaces.end(),
-                    [](const InterfaceTarget& t) { return t.txWorkerCpus.has_value(); }))
+    if (std::any_of(l.interfaces.begin(), l.interfaces.end(), [](const InterfaceTarget& t) {
+            return t.txWorkerCpus.has_value() || t.threaded.has_value();
+        }))
         return 3;
     return l.governors.empty() ? 1 : 2;
 }
@@ -198,12 +208,15 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
         for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
             const auto w = Reader::join(where, "interfaces") + "[" + std::to_string(i) + "]";
             const auto& e = (*a)[i];
-            if (!r.object(e, w, {"interface", "napi_cpus", "tx_worker_cpus", "rx_usecs", "why"}))
+            if (!r.object(
+                    e, w,
+                    {"interface", "napi_cpus", "tx_worker_cpus", "threaded", "rx_usecs", "why"}))
                 break;
             InterfaceTarget t;
             t.interface = r.string(e, "interface", w, true).value_or("");
             t.napiCpus = r.mask(e, "napi_cpus", w, false);
             t.txWorkerCpus = r.mask(e, "tx_worker_cpus", w, false);
+            t.threaded = r.boolean(e, "threaded", w);
             if (auto v = r.integer(e, "rx_usecs", w, false, 0, 1'000'000))
                 t.rxUsecs = static_cast<std::uint32_t>(*v);
             t.why = r.string(e, "why", w, false).value_or("");
@@ -298,6 +311,8 @@ json toJson(const Layout& l) {
                 e["napi_cpus"] = maskJson(*t.napiCpus);
             if (t.txWorkerCpus)
                 e["tx_worker_cpus"] = maskJson(*t.txWorkerCpus);
+            if (t.threaded)
+                e["threaded"] = *t.threaded;
             if (t.rxUsecs)
                 e["rx_usecs"] = *t.rxUsecs;
             if (!t.why.empty())

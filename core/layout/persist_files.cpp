@@ -108,6 +108,10 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
         queues += line({t.interface, std::to_string(t.queue), "xps", t.xpsCpus.toHex(width)});
     std::set<std::string> napiDone;    // a driver's NAPI device serves several interfaces
     std::set<std::string> workersDone; // and a radio's TX worker all of the chip's bands
+    // Threaded NAPI first: switched on, its threads appear for the lines after these.
+    for (const auto& t : l.interfaces)
+        if (t.threaded)
+            threads += line({t.interface, "threaded", *t.threaded ? "1" : "0"});
     for (const auto& t : l.interfaces) {
         if (t.napiCpus) {
             const auto it = context.napiDevices.find(t.interface);

@@ -236,7 +236,26 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
                 }
             }
         };
-        if (t.napiCpus)
+        if (t.threaded) {
+            if (!nif->threadedNapi)
+                r.skipped.push_back({t.interface + " threaded NAPI",
+                                     "this kernel has no sys/class/net/" + t.interface +
+                                         "/threaded (Linux 5.12 on, and not every device)"});
+            else
+                r.writes.push_back({Write::Kind::Threaded, t.interface + " threaded NAPI",
+                                    "sys/class/net/" + t.interface + "/threaded",
+                                    *t.threaded ? "1" : "0", *nif->threadedNapi ? "1" : "0",
+                                    t.why});
+        }
+        // Switched on by this layout, the threads do not exist yet: the persisted script pins
+        // them once they do, and an apply after this one does too.
+        if (t.napiCpus && nif->napi.empty() && t.threaded.value_or(false) &&
+            !nif->threadedNapi.value_or(true))
+            r.skipped.push_back({t.interface + " NAPI threads",
+                                 "threaded NAPI is switched on by this layout: its threads do not "
+                                 "exist yet (apply again to place them; a persisted layout places "
+                                 "them at boot)"});
+        else if (t.napiCpus)
             pin(nif->napi, *t.napiCpus, "NAPI threads",
                 "no napi/" + t.interface + "-* threads here (threaded NAPI is off or unknown)");
         if (t.txWorkerCpus)
@@ -308,8 +327,9 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
         c.interface = t.interface;
         c.napiCpus = t.napiCpus ? nif->napiMask() : std::nullopt;
         c.txWorkerCpus = t.txWorkerCpus ? nif->txWorkerMask() : std::nullopt;
+        c.threaded = t.threaded ? nif->threadedNapi : std::nullopt;
         c.why = "as it was";
-        if (c.napiCpus || c.txWorkerCpus)
+        if (c.napiCpus || c.txWorkerCpus || c.threaded)
             cur.interfaces.push_back(std::move(c));
     }
     for (const auto& t : layout.governors)

@@ -24,6 +24,7 @@ struct Write {
         NapiAffinity, // path "napi:<pid>": taskset -p on the live root only
         RxUsecs,      // path "ethtool:<if>:rx-usecs": ethtool -C on the live root only
         Governor,     // sys/devices/system/cpu/cpufreq/policyN/scaling_governor: a name
+        Threaded,     // sys/class/net/<if>/threaded: 1 or 0
     };
     Kind kind;
     std::string target; // "IRQ 96 (eth1)", "eth1 rx-0 rps_cpus"
@@ -38,7 +39,7 @@ struct Write {
     bool same(const std::string& a, const std::string& b) const;
     bool isNumber() const {
         return kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries ||
-               kind == Kind::RxUsecs;
+               kind == Kind::RxUsecs || kind == Kind::Threaded;
     }
     bool isCommand() const { return kind == Kind::NapiAffinity || kind == Kind::RxUsecs; }
 };

@@ -189,7 +189,14 @@ key_ok() {
         smp_affinity | smp_affinity_list) return 0 ;;
         esac
         ;;
-    5) [ "$1/$2/$3/$4/$5" = proc/sys/net/core/rps_sock_flow_entries ] && return 0 ;;
+    5)
+        [ "$1/$2/$3/$4/$5" = proc/sys/net/core/rps_sock_flow_entries ] && return 0
+        [ "$1/$2/$3/$5" = sys/class/net/threaded ] || return 1
+        case $4 in
+        . | ..) return 1 ;;
+        esac
+        return 0
+        ;;
     7)
         if [ "$1/$2/$3/$4/$5/$7" = sys/devices/system/cpu/cpufreq/scaling_governor ]; then
             case $6 in policy*) digits "${6#policy}" && return 0 ;; esac
@@ -209,9 +216,15 @@ key_ok() {
 }
 
 # value_ok KEY VALUE: a mask, CPU list or number, as the kernel prints them; for a governor, its
-# name (lower-case letters, digits, '_' and '-').
+# name (lower-case letters, digits, '_' and '-'); for threaded NAPI, 0 or 1.
 value_ok() {
     case $1 in
+    */threaded)
+        case $2 in
+        0 | 1) return 0 ;;
+        esac
+        return 1
+        ;;
     */scaling_governor)
         case $2 in
         '' | *[!0-9a-z_-]*) return 1 ;;

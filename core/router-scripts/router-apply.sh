@@ -13,7 +13,9 @@
 #              device is an interface, a driver's own NAPI device (mtk_eth) or a radio (phy0);
 #              "radio<TAB>worker<TAB>mask": mt76's TX worker "mt76-tx <radio>", where the radio
 #              is "@interface" when it was not known (the radio of the interface's phy80211);
-#              "interface<TAB>usecs<TAB>value": rx-usecs (all on the live root only)
+#              "interface<TAB>usecs<TAB>value": rx-usecs (these three on the live root only);
+#              "interface<TAB>threaded<TAB>1|0": threaded NAPI on or off (before the threads are
+#              looked for: switched on, they appear then)
 #   CPUFREQ    "policy<TAB>governor" per cpufreq policy the layout sets a governor for
 #   MARK       the text every file coresteer writes carries
 #   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
@@ -142,9 +144,15 @@ covered() {
     done
     return 1
 }
-# thread DEVICE napi MASK | thread RADIO worker MASK | thread INTERFACE usecs VALUE
+# thread DEVICE napi MASK | thread RADIO worker MASK | thread INTERFACE usecs VALUE |
+# thread INTERFACE threaded 1|0
 thread() {
     case $2 in
+    threaded)
+        case $1 in
+        '' | . | .. | */*) return 0 ;;
+        esac
+        put "sys/class/net/$1/threaded" "$3" ;;
     napi) n napi "$1" "$3" ;;
     worker)
         case $1 in

@@ -133,6 +133,28 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
     return rows;
 }
 
+QString MaskGridModel::threadedText(const QString& iface) const {
+    const auto* nif = m_snap ? m_snap->interface(iface.toStdString()) : nullptr;
+    if (!nif || !nif->threadedNapi)
+        return {};
+    const auto onOff = [](bool on) { return on ? QStringLiteral("on") : QStringLiteral("off"); };
+    QString text = QStringLiteral("threaded NAPI ") + onOff(*nif->threadedNapi);
+    if (const auto pending = pendingThreaded(iface); pending && *pending != *nif->threadedNapi)
+        text += QStringLiteral(" → ") + onOff(*pending);
+    return text;
+}
+
+std::optional<bool> MaskGridModel::pendingThreaded(const QString& iface) const {
+    for (const auto& t : m_extras.interfaces)
+        if (t.threaded && qs(t.interface) == iface)
+            return t.threaded;
+    return std::nullopt;
+}
+
+QString MaskGridModel::interfaceOf(int row) const {
+    return m_rows.at(static_cast<std::size_t>(row)).iface;
+}
+
 void MaskGridModel::setSnapshot(SnapshotPtr snap) {
     auto rows = snap ? buildRows(*snap) : std::vector<Row>{};
     const int cpus = snap ? std::max(snap->topology.maskWidth, 1) : 0;
@@ -357,6 +379,8 @@ QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
                 return QString(r.label + QStringLiteral("  ·  ") + eventRate(it->second));
         return r.label;
     case Change:
+        if (heading && role == Qt::DisplayRole)
+            return threadedText(r.iface);
         if (!r.pending || !r.current)
             return {};
         if (role == Qt::EditRole)

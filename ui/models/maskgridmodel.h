@@ -75,6 +75,11 @@ public:
     void clearPending();
     int cpuCount() const;
     RowKind kind(int row) const;
+    QString interfaceOf(int row) const; // the interface a row belongs to
+    // Threaded NAPI as the router has it and as the pending extras switch it: "threaded NAPI
+    // off → on" on the interface's heading row; empty where the kernel has no switch for it.
+    QString threadedText(const QString& iface) const;
+    std::optional<bool> pendingThreaded(const QString& iface) const;
     // Rows whose mask changes, and values of the extras that change.
     int changedCount() const;
 

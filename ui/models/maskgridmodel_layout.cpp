@@ -21,6 +21,8 @@ using namespace coresteer::layout;
 
 void MaskGridModel::setExtras(Layout extras) {
     m_extras = std::move(extras);
+    if (!m_rows.empty()) // the headings say what threaded NAPI becomes
+        emit dataChanged(index(0, Change), index(rowCount() - 1, Change), {Qt::DisplayRole});
     emit extrasChanged();
 }
 
@@ -40,8 +42,9 @@ Layout MaskGridModel::offGrid(const Layout& layout) const {
         if (t.rpsFlowCnt)
             x.rx.push_back({t.interface, t.queue, std::nullopt, t.rpsFlowCnt, t.why});
     for (const auto& t : layout.interfaces)
-        if (t.rxUsecs)
-            x.interfaces.push_back({t.interface, std::nullopt, std::nullopt, t.rxUsecs, t.why});
+        if (t.rxUsecs || t.threaded)
+            x.interfaces.push_back(
+                {t.interface, std::nullopt, std::nullopt, t.threaded, t.rxUsecs, t.why});
     x.governors = layout.governors;
     x.rpsSockFlowEntries = layout.rpsSockFlowEntries;
     return x;
@@ -100,9 +103,10 @@ Layout MaskGridModel::pendingLayout(bool everyRow) const {
         const auto it =
             std::find_if(l.interfaces.begin(), l.interfaces.end(),
                          [&](const InterfaceTarget& t) { return t.interface == e.interface; });
-        if (it != l.interfaces.end())
+        if (it != l.interfaces.end()) {
             it->rxUsecs = e.rxUsecs;
-        else
+            it->threaded = e.threaded;
+        } else
             l.interfaces.push_back(e);
     }
     l.irqs.insert(l.irqs.end(), m_extras.irqs.begin(), m_extras.irqs.end());

@@ -215,10 +215,64 @@ void MaskGridView::keyPressEvent(QKeyEvent* e) {
     QTableView::keyPressEvent(e);
 }
 
+bool MaskGridView::chooseThreaded(int row, std::optional<bool> on) {
+    const auto snap = m_model->snapshot();
+    const auto iface = m_model->interfaceOf(row);
+    const auto* nif = snap ? snap->interface(iface.toStdString()) : nullptr;
+    if (!nif || !nif->threadedNapi)
+        return false;
+    auto extras = m_model->extras();
+    auto& list = extras.interfaces;
+    auto it = std::find_if(list.begin(), list.end(), [&](const layout::InterfaceTarget& t) {
+        return t.interface == nif->name;
+    });
+    // As the router has it: no switch at all.
+    if (on == nif->threadedNapi)
+        on.reset();
+    if (it == list.end() && on) {
+        list.emplace_back();
+        it = std::prev(list.end());
+        it->interface = nif->name;
+        it->why = "Chosen in the mask grid.";
+    }
+    if (it != list.end()) {
+        it->threaded = on;
+        if (!it->threaded && !it->rxUsecs && !it->napiCpus && !it->txWorkerCpus)
+            list.erase(it);
+    }
+    applyMasks({},
+               iface + QStringLiteral(": threaded NAPI ") +
+                   (on ? (*on ? QStringLiteral("on") : QStringLiteral("off"))
+                       : QStringLiteral("as it is")),
+               std::move(extras));
+    return true;
+}
+
 void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
     const auto index = indexAt(e->pos());
-    if (!index.isValid() || m_model->kind(index.row()) == MaskGridModel::RowKind::Interface)
+    if (!index.isValid())
         return;
+    if (m_model->kind(index.row()) == MaskGridModel::RowKind::Interface) {
+        // Threaded NAPI, where the kernel has the switch.
+        const auto snap = m_model->snapshot();
+        const auto iface = m_model->interfaceOf(index.row());
+        const auto* nif = snap ? snap->interface(iface.toStdString()) : nullptr;
+        if (!nif || !nif->threadedNapi)
+            return;
+        const auto pending = m_model->pendingThreaded(iface).value_or(*nif->threadedNapi);
+        QMenu menu(this);
+        menu.addSection(iface + QStringLiteral(": threaded NAPI"));
+        for (const bool on : {true, false}) {
+            auto* a =
+                menu.addAction(on ? QStringLiteral("On: receive work in its own threads")
+                                  : QStringLiteral("Off: receive work in the softirq"),
+                               this, [this, row = index.row(), on] { chooseThreaded(row, on); });
+            a->setCheckable(true);
+            a->setChecked(pending == on);
+        }
+        menu.exec(e->globalPos());
+        return;
+    }
     const int row = index.row();
     const auto snap = m_model->snapshot();
     const int width = m_model->cpuCount();

@@ -38,6 +38,9 @@ public:
     // MaskGridModel::offGrid).
     void applyMasks(const std::map<int, CpuMask>& masks, const QString& what,
                     std::optional<layout::Layout> extras = std::nullopt);
+    // Threaded NAPI of the interface of `row` switched on or off (nullopt: as the router has
+    // it), as an undoable edit of the pending extras; false where the kernel has no switch.
+    bool chooseThreaded(int row, std::optional<bool> on);
 
 protected:
     void mousePressEvent(QMouseEvent* e) override;

@@ -1,12 +1,14 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The kernel threads of a Wi-Fi chip and of threaded IRQs, on the BPI-R4 with its mt7996e card:
-// mt76's receive NAPI threads (napi/phy0-N) and its TX worker ("mt76-tx phy0") serve every band
-// of the chip; a threaded IRQ's handler (irq/130-mt7996e) follows its IRQ. Read only from kernel
-// threads, attributed to the chip's interfaces, placed by the planner (the TX worker off the
-// CPUs of the receive poll), resolved once, and persisted by the radio's name.
+// Threaded NAPI switched on and off, and the kernel threads of a Wi-Fi chip and of threaded IRQs,
+// on the BPI-R4 with its mt7996e card: mt76's receive NAPI threads (napi/phy0-N) and its TX worker
+// ("mt76-tx phy0") serve every band of the chip; a threaded IRQ's handler (irq/130-mt7996e) follows
+// its IRQ. Read only from kernel threads, attributed to the chip's interfaces, placed by the
+// planner (the TX worker off the CPUs of the receive poll), resolved once, and persisted by the
+// radio's name.
 #include "core/collect/collect_local.h"
 #include "core/collect/collect_remote.h"
+#include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
@@ -17,10 +19,8 @@
 
 #include <gtest/gtest.h>
 
-#include <csignal>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <chrono>
+#include <thread>
 
 using namespace coresteer;
 using namespace coresteer::layout;
@@ -240,5 +240,89 @@ TEST(Mt76Threads, AUserProcessWithTheWorkersNameIsNeverPinned) {
     const auto script = r.script("hotplug", makeRouterApplyScript(l, context, {}));
     EXPECT_EQ(r.ash(script, "ACTION=add INTERFACE=csfk0 CORESTEER_WAIT=0"), 0) << r.err();
     EXPECT_FALSE(fs::exists(r.root / "../TASKSET"));
+    EXPECT_FALSE(r.executedAnything());
+}
+
+namespace {
+
+std::string threadedOf(const Router& r, const std::string& iface) {
+    return coresteer::test::firstLine(r.root / ("sys/class/net/" + iface + "/threaded"));
+}
+
+} // namespace
+
+// Threaded NAPI switched by a layout (sys/class/net/IF/threaded, 0 or 1): read strictly, resolved
+// only where the kernel has the switch, applied with an automatic revert, persisted before the
+// threads are looked for; a revert.data line that puts anything but 0 or 1 there is left alone.
+TEST(ThreadedSwitch, ALayoutSwitchesItAndTheRevertPutsItBack) {
+    Router r("nanopi-r6s-openwrt");
+    r.write("sys/class/net/eth1/threaded", "0\n");
+    fs::remove(r.root / "sys/class/net/eth0/threaded"); // as before Linux 5.12
+    const auto snap = r.snapshot();
+    Layout l;
+    InterfaceTarget on;
+    on.interface = "eth1";
+    on.threaded = true;
+    on.napiCpus = CpuMask::fromList("4-5");
+    l.interfaces.push_back(on);
+    InterfaceTarget none;
+    none.interface = "eth0";
+    none.threaded = false;
+    l.interfaces.push_back(none);
+
+    const auto text = toJson(l).dump();
+    EXPECT_NE(text.find("\"threaded\":true"), std::string::npos);
+    EXPECT_NE(text.find("coresteer.layout/3"), std::string::npos);
+    std::string error;
+    EXPECT_FALSE(parseLayout(R"({"schema":"coresteer.layout/3","irqs":[],"rx_queues":[],)"
+                             R"("tx_queues":[],"interfaces":[{"interface":"eth1","threaded":1}]})",
+                             &error));
+    EXPECT_EQ(error, "interfaces[0].threaded: expected true or false");
+
+    const auto res = resolve(l, snap);
+    ASSERT_EQ(res.writes.size(), 1u);
+    EXPECT_EQ(res.writes[0].path, "sys/class/net/eth1/threaded");
+    EXPECT_EQ(res.writes[0].value, "1");
+    EXPECT_EQ(res.writes[0].current, "0");
+    ASSERT_EQ(res.skipped.size(), 2u);
+    EXPECT_EQ(res.skipped[0].target, "eth1 NAPI threads");
+    EXPECT_NE(res.skipped[0].reason.find("switched on by this layout"), std::string::npos);
+    EXPECT_EQ(res.skipped[1].target, "eth0 threaded NAPI");
+    EXPECT_NE(res.skipped[1].reason.find("has no sys/class/net/eth0/threaded"), std::string::npos);
+
+    // Applied, not confirmed: the timer puts 0 back.
+    const auto s = makeApplyScript(res.writes, r.root.string(), {5, true});
+    std::string out;
+    ASSERT_EQ(r.ash("-s", "", &out, s.script), 0) << r.err();
+    EXPECT_EQ(threadedOf(r, "eth1"), "1");
+    for (int i = 0; i < 150 && threadedOf(r, "eth1") != "0"; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(threadedOf(r, "eth1"), "0");
+
+    // A tampered revert.data: only 0 or 1, only to an interface's own switch.
+    ASSERT_EQ(
+        r.ash("-s", "", &out, makeApplyScript(res.writes, r.root.string(), {60, true}).script), 0)
+        << r.err();
+    std::ofstream(r.root / "tmp/coresteer/revert.data", std::ios::trunc)
+        << "sys/class/net/eth1/threaded\t2\n"
+        << "sys/class/net/../threaded\t0\n"
+        << "sys/class/net/eth1/threaded\t$(touch_me)\n"
+        << "sys/class/net/eth1/threaded\t0\n";
+    ASSERT_EQ(r.ash("-s", "", &out, makeSettleScript(r.root.string(), PendingAction::Revert)), 0)
+        << r.err();
+    EXPECT_EQ(threadedOf(r, "eth1"), "0");
+    for (int line = 1; line <= 3; ++line)
+        EXPECT_NE(r.err().find("revert.data line " + std::to_string(line) + " is not a value"),
+                  std::string::npos)
+            << line << ": " << r.err();
+
+    // Persisted: switched before the threads are looked for, at every boot.
+    const auto script = makeRouterApplyScript(l, snap, {});
+    const auto sw = script.find("eth1\tthreaded\t1\n");
+    ASSERT_NE(sw, std::string::npos);
+    EXPECT_LT(sw, script.find("eth1\tnapi\t30\n"));
+    r.write("etc/hotplug.d/net/99-test", script);
+    ASSERT_EQ(r.hotplug("etc/hotplug.d/net/99-test", "eth1", "add"), 0) << r.err();
+    EXPECT_EQ(threadedOf(r, "eth1"), "1");
     EXPECT_FALSE(r.executedAnything());
 }

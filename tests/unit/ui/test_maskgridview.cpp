@@ -99,3 +99,39 @@ TEST(MaskGridView, KeyboardAndTypedMasksAreUndoable) {
     ui.undo.undo();
     EXPECT_EQ(ui.model.changedCount(), 0);
 }
+
+// Threaded NAPI from an interface's heading row: switched as one undoable step, shown on the
+// heading ("threaded NAPI off → on"), carried by the pending layout; back as it is, no switch.
+TEST(MaskGridView, ThreadedNapiIsSwitchedOnTheInterfaceRow) {
+    GridUi ui("nanopi-r6s-openwrt");
+    int head = -1;
+    for (int r = 0; r < ui.model.rowCount() && head < 0; ++r)
+        if (ui.model.kind(r) == MaskGridModel::RowKind::Interface &&
+            ui.model.interfaceOf(r) == QStringLiteral("eth1"))
+            head = r;
+    ASSERT_GE(head, 0);
+    const auto change = [&] {
+        return ui.model.index(head, MaskGridModel::Change).data().toString();
+    };
+    EXPECT_EQ(change(), QStringLiteral("threaded NAPI off"));
+    ASSERT_TRUE(ui.view.chooseThreaded(head, true));
+    EXPECT_EQ(change(), QStringLiteral("threaded NAPI off → on"));
+    auto l = ui.model.pendingLayout();
+    ASSERT_EQ(l.interfaces.size(), 1u);
+    EXPECT_EQ(l.interfaces[0].interface, "eth1");
+    EXPECT_EQ(l.interfaces[0].threaded, true);
+    ui.undo.undo();
+    EXPECT_EQ(change(), QStringLiteral("threaded NAPI off"));
+    EXPECT_TRUE(ui.model.pendingLayout().interfaces.empty());
+    ui.undo.redo();
+    EXPECT_EQ(ui.model.pendingLayout().interfaces.size(), 1u);
+    // Back to what the router has: no switch left.
+    ASSERT_TRUE(ui.view.chooseThreaded(head, false));
+    EXPECT_TRUE(ui.model.pendingLayout().interfaces.empty());
+    // An interface whose kernel has no switch offers none.
+    GridUi old("ipq4019-acrh17"); // Linux 5.10: no threaded switch yet
+    for (int r = 0; r < old.model.rowCount(); ++r)
+        if (old.model.kind(r) == MaskGridModel::RowKind::Interface) {
+            EXPECT_FALSE(old.view.chooseThreaded(r, true)) << r;
+        }
+}
