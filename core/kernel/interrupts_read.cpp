@@ -211,7 +211,7 @@ namespace detail {
 
 InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const std::string& file,
                                int cpuCountHint, FixedCounts fixed, std::size_t parallelFrom,
-                               std::size_t maxRows) {
+                               std::size_t maxRows, std::size_t parallelRowBytes) {
     if (!fixedCountsAvailable(fixed)) // AVX2 asked of a CPU without it
         fixed = bestFixedCounts();
     InterruptTable table;
@@ -220,6 +220,7 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
     std::string_view line;
     bool haveHeader = false;
     std::optional<CountBlocks> blocks; // once the columns and the rows to expect are known
+    std::size_t firstRowBytes = 0;
     // The header, then lines up to the first row, one by one; then the rows (readAllRows).
     while (table.rows.empty() && lines.next(line)) {
         const int lineNo = lines.lineNumber();
@@ -255,6 +256,7 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
         if (!blocks) {
             // Rows are mostly as long as the first: room for that many (and a few more), but
             // never more than one a line of 32 bytes could give.
+            firstRowBytes = line.size();
             const std::size_t rest = data.size() - (lines.position() - line.size());
             const auto expectedRows = std::min(
                 {rest / std::max<std::size_t>(line.size(), 1) + 16, rest / 32 + 16, sink.maxRows});
@@ -269,7 +271,8 @@ InterruptTable parseInterrupts(std::string_view data, Diagnostics& diag, const s
     }
     if (!table.rows.empty())
         readAllRows(data, lines, RowShape{table.cpus.size(), fixed, file}, *blocks, sink, diag,
-                    parallelFrom);
+                    firstRowBytes >= parallelRowBytes ? parallelFrom
+                                                      : std::numeric_limits<std::size_t>::max());
     if (table.rows.empty() && !diag.hasErrors())
         diag.warn(file, 0, "no interrupts listed");
     return table;

@@ -278,6 +278,7 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
     std::unordered_map<std::uint32_t, std::size_t> byNumber; // rows labelled as the kernel does
     std::unordered_map<std::string_view, std::size_t> byOddLabel;
     std::vector<std::size_t> slot(snap.interrupts.rows.size(), 0);
+    byNumber.reserve(snap.interrupts.rows.size());
     std::size_t numbered = 0;
     for (std::size_t i = 0; i < snap.interrupts.rows.size(); ++i) {
         const auto& row = snap.interrupts.rows[i];

@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto on = coresteer::detail::parseInterrupts(text, ld, "proc/interrupts", hint,
                                                        FixedCounts::None, std::size_t(-1), limit);
     const auto halves = coresteer::detail::parseInterrupts(
-        text, hd, "proc/interrupts", hint, coresteer::detail::bestFixedCounts(), 1, limit);
+        text, hd, "proc/interrupts", hint, coresteer::detail::bestFixedCounts(), 1, limit, 0);
     if (!(halves == on) || hd.entries() != ld.entries() || hd.suppressed() != ld.suppressed() ||
         hd.hasErrors() != ld.hasErrors())
         std::abort();

@@ -326,7 +326,8 @@ void expectHalvesAgree(std::string_view text, int hint = 0, std::size_t maxRows 
         Diagnostics ref, d;
         const auto expected = detail::parseInterrupts(text, ref, "proc/interrupts", hint, how,
                                                       std::size_t(-1), maxRows);
-        const auto t = detail::parseInterrupts(text, d, "proc/interrupts", hint, how, 1, maxRows);
+        const auto t =
+            detail::parseInterrupts(text, d, "proc/interrupts", hint, how, 1, maxRows, 0);
         EXPECT_TRUE(t == expected) << "in halves, counts read as " << static_cast<int>(how);
         EXPECT_EQ(d.entries(), ref.entries());
         EXPECT_EQ(d.suppressed(), ref.suppressed());
@@ -582,8 +583,8 @@ TEST(Interrupts, TwoHalvesReadAsReadingOn) {
         expectHalvesAgree(text, 0, limit);
 
     Diagnostics d;
-    const auto t =
-        detail::parseInterrupts(text, d, "proc/interrupts", 0, detail::bestFixedCounts(), 1);
+    const auto t = detail::parseInterrupts(text, d, "proc/interrupts", 0, detail::bestFixedCounts(),
+                                           1, InterruptTable::kMaxRows, 0);
     EXPECT_EQ(t.rows.size(), 300u + 86u + 1u); // 300 IRQs, 86 wide ones, NMI
     EXPECT_GT(d.suppressed(), 0u);
     EXPECT_TRUE(d.hasErrors());
