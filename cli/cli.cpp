@@ -248,8 +248,13 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
     bool noOverride = false;
     ansible->add_flag("--no-packet-steering-override", noOverride,
                       "leave OpenWrt's packet steering service as it is");
-    ansible->add_flag("--disable-irqbalance", fo.persist.disableIrqbalance,
-                      "stop and disable irqbalance");
+    auto* disableIrqbalance = ansible->add_flag(
+        "--disable-irqbalance", fo.persist.disableIrqbalance, "stop and disable irqbalance");
+    ansible
+        ->add_flag("--irqbalance-ban", fo.persist.banInIrqbalance,
+                   "leave irqbalance running where a router has it, with the layout's IRQs "
+                   "banned in it (unpersist lifts the bans)")
+        ->excludes(disableIrqbalance);
     ansible->callback([&exportAnsible] { exportAnsible = true; });
 
     if (!args.empty() && !args[0].empty() && args[0][0] != '-') {

@@ -161,6 +161,10 @@ std::optional<FleetScripts> makeFleetScripts(const Preset& preset, const FleetOp
     const auto context = fleetContext(f.layout, preset);
     PersistOptions runtime = options.persist;
     runtime.waitSeconds = 0;
+    // The apply may yet be reverted: irqbalance's configuration changes only with persist.
+    runtime.banInIrqbalance = false;
+    PersistOptions persistent = options.persist;
+    persistent.banWhereInstalled = true;
 
     // apply: capture every old value the router apply script would change (a dry run), arm the
     // revert with them, then write. All under the revert state's lock.
@@ -174,17 +178,19 @@ std::optional<FleetScripts> makeFleetScripts(const Preset& preset, const FleetOp
     PersistPlan base;
     base.layout = f.layout;
     base.disableIrqbalance = options.persist.disableIrqbalance;
-    const auto router = makeRouterApplyScript(f.layout, context, options.persist);
+    base.bansByRouterScript = persistent.banInIrqbalance;
+    const auto router = makeRouterApplyScript(f.layout, context, persistent);
     const auto layoutJson = persistedLayoutJson(f.layout, context.compactLayout);
     auto variant = [&](const char* name, PersistPlan::Flavor flavor, bool override) {
         PersistPlan p = base;
         p.flavor = flavor;
-        addPersistFiles(p, context, options.persist, override);
+        addPersistFiles(p, context, persistent, override);
         return persistVariant(name, p, router, layoutJson);
     };
     std::string p = rootAssignment(kRootFromEnvironment) + boardCheck(preset) +
                     "M=" + shellQuote(kPersistMarker) + "\nROUTER=" + shellQuote(router) +
-                    "\nLAYOUT=" + shellQuote(layoutJson) + "\n";
+                    "\nLAYOUT=" + shellQuote(layoutJson) +
+                    "\nBAN_NOW=" + (persistent.banInIrqbalance ? "1" : "") + "\n";
     p += options.persist.packetSteeringOverride
              ? variant("OVERRIDE", PersistPlan::Flavor::OpenWrt, true)
              : std::string("OVERRIDE_T=\nOVERRIDE_S=\n");
@@ -229,6 +235,13 @@ std::optional<std::string> makeAnsiblePlaybook(const Preset& preset, const Fleet
 #   coresteer_any_board     true: apply on a board other than the preset's (default false)
 #   coresteer_persist       false: apply at runtime only (default true)
 )";
+    if (options.persist.disableIrqbalance)
+        y += "#\n# Persist stops and disables irqbalance (coresteer-cli unpersist enables it "
+             "again).\n";
+    else if (options.persist.banInIrqbalance)
+        y += "#\n# Persist bans the layout's IRQs in irqbalance where a router has it, and the "
+             "router bans\n# the numbers they take at every boot (coresteer-cli unpersist lifts "
+             "the bans).\n";
     if (!f->skipped.empty()) {
         y += "#\n# Left out of this playbook:\n";
         for (const auto& k : f->skipped)

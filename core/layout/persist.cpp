@@ -257,6 +257,8 @@ std::string prelude(const std::string& root, const std::string& token, const std
     if (plan) {
         for (const auto irq : plan->banIrqs)
             ban += (ban.empty() ? "" : " ") + std::to_string(irq);
+        if (plan->bansByRouterScript)
+            ban = "auto";
         for (const auto& n : plan->bootScriptsOff)
             bootOff += (bootOff.empty() ? "" : " ") + n;
     }

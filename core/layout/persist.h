@@ -60,6 +60,9 @@ struct PersistOptions {
     // the others; the persisted apply script bans the numbers an IRQ takes at a later boot,
     // and unpersist lifts coresteer's bans.
     bool banInIrqbalance = false;
+    // With banInIrqbalance, where the router's irqbalance configuration is found, and nothing
+    // said where it is not (a fleet's script, made without knowing whether each router has it).
+    bool banWhereInstalled = false;
     // Boot scripts that rewrite masks after the hotplug script (Services::maskScripts): OpenWrt's
     // init scripts are disabled (their /etc/rc.d links go; unpersist puts them back), and
     // /etc/rc.local gets one line at its end that applies the layout again.
@@ -89,6 +92,9 @@ struct PersistPlan {
     std::vector<std::string> sysupgradeLines; // OpenWrt: what /etc/sysupgrade.conf must keep
     bool disableIrqbalance = false;
     std::vector<std::uint32_t> banIrqs;      // the IRQs banned in irqbalance (banInIrqbalance)
+    // A fleet's persist, made without a snapshot: the router apply script bans the IRQs it pins
+    // (BAN=auto), and the install keeps coresteer's bans as they are.
+    bool bansByRouterScript = false;
     std::vector<std::string> bootScriptsOff; // init scripts disabled (overrideBootScripts)
     bool followRcLocal = false;              // rc.local ends with the layout again
     std::vector<Conflict> conflicts;         // found on the router

@@ -140,8 +140,11 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
     if (!irqs.empty())
         irqs.pop_back();
     s += "MARK=" + shellQuote(kPersistMarker) +
-         "\nSTEERING=" + shellQuote(context.steeringOverride) +
-         "\nBAN=" + (options.banInIrqbalance ? "1" : "") + "\n";
+         "\nSTEERING=" + shellQuote(context.steeringOverride) + "\nBAN=" +
+         (!options.banInIrqbalance    ? ""
+          : options.banWhereInstalled ? "auto"
+                                      : "1") +
+         "\n";
     s += "COVERED=" + shellQuote(covered) + "\nSOCK_FLOW=" +
          shellQuote(l.rpsSockFlowEntries ? std::to_string(*l.rpsSockFlowEntries) : "") +
          "\nQUEUES=" + shellQuote(queues) + "\nTHREADS=" + shellQuote(threads) +

@@ -9,6 +9,8 @@
 #                   steering override; empty when the playbook leaves packet steering alone
 #   OPENWRT_T/_S    the same for OpenWrt without it
 #   SYSTEMD_T/_S    the same for systemd
+#   BAN_NOW         "1": irqbalance leaves the layout's IRQs alone from now on, where the router
+#                   has it (the router apply script, BAN=auto, bans them again at every boot)
 # Picks the one this router needs (the override where OpenWrt's packet steering service is),
 # runs it in its only-if-changed form, and prints
 # "coresteer: wrote|removed ..." lines, then "coresteer: changed" or "coresteer: unchanged".
@@ -69,4 +71,23 @@ EOF
     echo "coresteer: the persist script stopped before its end" >&2
     exit 3
 }
+# The bans now: the router apply script once, for every interface (the layout is in force
+# already, so it writes nothing else), in a subshell of its own.
+if [ -n "${BAN_NOW:-}" ]; then
+    bn_before=$(cat "$R/etc/coresteer/irqbalance.banned" 2>/dev/null)
+    (
+        CORESTEER_ROOT=$R
+        CORESTEER_WAIT=0
+        ACTION=add
+        export CORESTEER_ROOT CORESTEER_WAIT ACTION
+        unset INTERFACE CORESTEER_DRY CORESTEER_KEEP
+        eval "$ROUTER"
+    ) >/dev/null 2>&1
+    bn_after=$(cat "$R/etc/coresteer/irqbalance.banned" 2>/dev/null)
+    if [ "$bn_before" != "$bn_after" ]; then
+        changed=1
+        # shellcheck disable=SC2086 # one line
+        echo "coresteer: irqbalance leaves IRQ" $bn_after "alone"
+    fi
+fi
 if [ -n "$changed" ]; then echo "coresteer: changed"; else echo "coresteer: unchanged"; fi

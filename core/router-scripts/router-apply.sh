@@ -21,7 +21,8 @@
 #   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
 #   BAN        "1": irqbalance leaves the IRQs this script pins alone (irqbalance-ban.sh, which
 #              then follows state-dir.sh): IRQ numbers can change at boot, and the new ones are
-#              banned as they are found
+#              banned as they are found; "auto": the same where irqbalance's configuration is
+#              found, and nothing said where it is not
 # Environment, as procd and udev set it: ACTION (only "add" applies), INTERFACE (a covered one,
 # or none for all); CORESTEER_WAIT overrides WAIT; CORESTEER_FOREGROUND=1 waits in the
 # foreground (systemd); CORESTEER_KEEP names a file that gets "key<TAB>old value" before each
@@ -192,8 +193,13 @@ EOF
 # ban: irqbalance leaves alone every IRQ pinned so far (what it has not banned yet), where asked.
 ib_say() { log "$*"; }
 ban() {
+    case ${BAN:-} in
+    1) ;;
+    auto) ib_kind || return 0 ;;
+    *) return 0 ;;
+    esac
     # shellcheck disable=SC2086 # the numbers
-    [ "${BAN:-}" != 1 ] || [ -z "$pinned" ] || [ -n "${CORESTEER_DRY:-}" ] || ban_irqs $pinned
+    [ -z "$pinned" ] || [ -n "${CORESTEER_DRY:-}" ] || ban_irqs $pinned
 }
 # ensure_steering: coresteer's platform packet-steering script back in place where a firmware
 # upgrade took it away (sysupgrade keeps /etc, not /usr): the new image's own board script, if

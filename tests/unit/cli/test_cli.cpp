@@ -143,6 +143,16 @@ TEST(Cli, ExportAnsibleWritesAPlaybook) {
     EXPECT_NE(cli({"export", "ansible", "--preset", preset, "--inventory-group", "a-b"})
                   .err.find("not an inventory group name"),
               std::string::npos);
+    // irqbalance: banned where a router has it, or stopped; not both.
+    const auto ban = cli({"export", "ansible", "--preset", preset, "--irqbalance-ban"});
+    ASSERT_EQ(ban.code, 0) << ban.err;
+    EXPECT_NE(ban.out.find("# Persist bans the layout's IRQs in irqbalance where a router has it"),
+              std::string::npos);
+    EXPECT_EQ(r.out.find("irqbalance where a router has it"), std::string::npos);
+    const auto both =
+        cli({"export", "ansible", "--preset", preset, "--irqbalance-ban", "--disable-irqbalance"});
+    EXPECT_NE(both.code, 0);
+    EXPECT_NE(both.err.find("excludes"), std::string::npos) << both.err;
 }
 
 TEST(Cli, EveryBoardGivesACompleteJsonSnapshot) {

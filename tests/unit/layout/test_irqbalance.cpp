@@ -6,6 +6,7 @@
 // OpenWrt's irqbalance package and irqbalance's own unit say: the init script gives the daemon
 // "-i N" for each "list banirq" of the section 'irqbalance'; the unit starts it with
 // $IRQBALANCE_ARGS from /etc/default/irqbalance.
+#include "core/layout/fleet.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/model/conflicts.h"
@@ -21,6 +22,7 @@
 
 using namespace coresteer;
 using namespace coresteer::test;
+using namespace coresteer::layout;
 
 namespace {
 
@@ -315,4 +317,74 @@ TEST(Irqbalance, ThePlannersNoteCountsTheIrqsItWouldMove) {
     // All of them banned (coresteer's persist did it): nothing to say.
     r.write("etc/coresteer/irqbalance.banned", numbers(plan->banIrqs));
     EXPECT_TRUE(irqbalanceNotes().empty());
+}
+
+// The fleet's playbook (export ansible --irqbalance-ban), made without a snapshot: its apply
+// leaves irqbalance's configuration alone (it may yet be reverted); its persist bans the layout's
+// IRQs where the router has irqbalance (the owner's ban stays), once, and says so; a router
+// without irqbalance persists as ever, with nothing said about it.
+TEST(Irqbalance, TheFleetsPersistBansWhereIrqbalanceIs) {
+    Router r("bpi-r4");
+    withUciIrqbalance(r);
+    const auto snap = r.snapshot();
+    Preset preset;
+    preset.name = "bpi-r4";
+    preset.board = snap.system.boardName;
+    preset.layout = plan(snap);
+    FleetOptions options;
+    options.persist.banInIrqbalance = true;
+    std::string error;
+    const auto f = makeFleetScripts(preset, options, &error);
+    ASSERT_TRUE(f) << error;
+    std::string out;
+    ASSERT_EQ(r.fleet(f->apply, "", &out), 0) << r.err();
+    ASSERT_EQ(r.fleet(f->confirm, "", &out), 0) << r.err();
+    EXPECT_EQ(slurp(r.root / "etc/config/irqbalance"), kUciConfig);
+    EXPECT_FALSE(fs::exists(r.root / "etc/coresteer/irqbalance.banned"));
+
+    ASSERT_EQ(r.fleet(f->persist, "", &out), 0) << r.err();
+    EXPECT_NE(out.find("coresteer: irqbalance leaves IRQ "), std::string::npos) << out;
+    EXPECT_NE(out.find("coresteer: changed\n"), std::string::npos) << out;
+    const auto config = slurp(r.root / "etc/config/irqbalance");
+    EXPECT_NE(config.find("\tlist banirq '5'\n"), std::string::npos) << config;
+    const IrqNames names(snap);
+    std::string banned;
+    std::vector<std::uint32_t> irqs;
+    for (const auto& t : preset.layout.irqs)
+        if (const auto irq = names.find(t.irq))
+            irqs.push_back(*irq);
+    std::sort(irqs.begin(), irqs.end());
+    irqs.erase(std::unique(irqs.begin(), irqs.end()), irqs.end());
+    ASSERT_FALSE(irqs.empty());
+    for (const auto irq : irqs) {
+        EXPECT_NE(config.find("\tlist banirq '" + std::to_string(irq) + "'\n"), std::string::npos)
+            << irq << "\n"
+            << config;
+        banned += std::to_string(irq) + "\n";
+    }
+    EXPECT_EQ(slurp(r.root / "etc/coresteer/irqbalance.banned"), banned);
+    // The persisted script bans them at every boot.
+    EXPECT_NE(slurp(r.root / hotplugPath()).find("\nBAN=auto\n"), std::string::npos);
+    // Once: a second run changes nothing.
+    ASSERT_EQ(r.fleet(f->persist, "", &out), 0) << r.err();
+    EXPECT_EQ(out, "coresteer: unchanged\n");
+    EXPECT_EQ(slurp(r.root / "etc/config/irqbalance"), config);
+    // Unpersist lifts coresteer's bans and keeps the owner's.
+    ASSERT_TRUE(r.run(makeUnpersistScript(r.root.string()), &error)) << error;
+    EXPECT_EQ(slurp(r.root / "etc/config/irqbalance"), kUciConfig);
+
+    // Without irqbalance: persisted as ever, nothing said of it, at persist or at boot.
+    Router plain("nanopi-r6s-openwrt");
+    ASSERT_TRUE(readyForPersist(plain));
+    Preset other = preset;
+    other.board = plain.snapshot().system.boardName;
+    other.layout = plan(plain.snapshot());
+    const auto g = makeFleetScripts(other, options, &error);
+    ASSERT_TRUE(g) << error;
+    ASSERT_EQ(plain.fleet(g->persist, "", &out), 0) << plain.err();
+    EXPECT_EQ(out.find("irqbalance"), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(plain.root / "etc/coresteer/irqbalance.banned"));
+    ASSERT_EQ(plain.hotplug(hotplugPath(), "", "add"), 0);
+    EXPECT_EQ(plain.err().find("irqbalance"), std::string::npos) << plain.err();
+    EXPECT_FALSE(r.executedAnything());
 }
