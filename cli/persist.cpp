@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -65,12 +66,10 @@ namespace {
 // A boot script's conflict that the plan takes care of: its init script disabled, or rc.local
 // followed by the layout.
 bool bootScriptHandled(const Conflict& c, const PersistPlan& plan) {
-    if (text::startsWith(c.title, "/etc/rc.local "))
+    if (c.service.empty())
         return plan.followRcLocal;
-    for (const auto& n : plan.bootScriptsOff)
-        if (text::startsWith(c.title, "/etc/init.d/" + n + " "))
-            return true;
-    return false;
+    return std::find(plan.bootScriptsOff.begin(), plan.bootScriptsOff.end(), c.service) !=
+           plan.bootScriptsOff.end();
 }
 
 } // namespace

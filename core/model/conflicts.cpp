@@ -128,16 +128,18 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
                            "Nothing to do; unpersist takes coresteer's line out."});
             continue;
         }
-        out.push_back(
-            {Conflict::Kind::BootScript, true, s.path + " rewrites masks " + when,
-             "It runs " + when + ", after coresteer's hotplug script, and undoes the layout: " +
-                 s.whereText() + ".",
-             rcLocal ? "Let persist apply the layout again after it (persist "
-                       "--override-boot-scripts adds one line at its end, which unpersist "
-                       "takes out), or remove those lines."
-                     : "Let persist disable it (persist --override-boot-scripts; unpersist "
-                       "enables it again), or disable it yourself: " +
-                           s.path + " disable."});
+        Conflict c{
+            Conflict::Kind::BootScript, true, s.path + " rewrites masks " + when,
+            "It runs " + when +
+                ", after coresteer's hotplug script, and undoes the layout: " + s.whereText() + ".",
+            rcLocal ? "Let persist apply the layout again after it (persist "
+                      "--override-boot-scripts adds one line at its end, which unpersist "
+                      "takes out), or remove those lines."
+                    : "Let persist disable it (persist --override-boot-scripts; unpersist "
+                      "enables it again), or disable it yourself: " +
+                          s.path + " disable."};
+        c.service = s.service;
+        out.push_back(std::move(c));
     }
     const bool running = snap.system.irqbalanceRunning.value_or(false);
     const bool enabled = v.irqbalanceEnabled.value_or(false);

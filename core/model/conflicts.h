@@ -28,6 +28,8 @@ struct Conflict {
     std::string title;      // one line: what it is
     std::string detail;     // what it does to masks
     std::string suggestion; // the one thing to do about it
+    // BootScript: the init script's name ("smp_affinity"), "" for /etc/rc.local.
+    std::string service = {};
 };
 const char* toString(Conflict::Kind k);
 
