@@ -89,16 +89,16 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
     c.maskWidth = std::max(snap.topology.maskWidth, 1);
     c.board = snap.system.boardName;
     c.covered = coveredInterfaces(applicable, snap);
-    for (const auto& nif : snap.interfaces)
+    for (const auto& nif : snap.interfaces) {
         for (const auto& t : nif.napi)
             if (t.device != nif.name && !t.device.empty()) {
                 auto& devices = c.napiDevices[nif.name];
                 if (std::find(devices.begin(), devices.end(), t.device) == devices.end())
                     devices.push_back(t.device);
             }
-    for (const auto& nif : snap.interfaces)
         if (!nif.txWorkers.empty())
             c.txWorkerRadios[nif.name] = nif.txWorkers.front().device;
+    }
     return c;
 }
 

@@ -91,7 +91,7 @@ struct PersistPlan {
     std::vector<PersistFile> files;
     std::vector<std::string> sysupgradeLines; // OpenWrt: what /etc/sysupgrade.conf must keep
     bool disableIrqbalance = false;
-    std::vector<std::uint32_t> banIrqs;      // the IRQs banned in irqbalance (banInIrqbalance)
+    std::vector<std::uint32_t> banIrqs; // the IRQs banned in irqbalance (banInIrqbalance)
     // A fleet's persist, made without a snapshot: the router apply script bans the IRQs it pins
     // (BAN=auto), and the install keeps coresteer's bans as they are.
     bool bansByRouterScript = false;

@@ -134,8 +134,8 @@ std::vector<MaskGridModel::Row> MaskGridModel::buildRows(const Snapshot& s) cons
 }
 
 QString MaskGridModel::threadedText(const QString& iface) const {
-    const auto* nif = m_snap ? m_snap->interface(iface.toStdString()) : nullptr;
-    if (!nif || !nif->threadedNapi)
+    const auto* nif = threadedSwitch(iface);
+    if (!nif)
         return {};
     const auto onOff = [](bool on) { return on ? QStringLiteral("on") : QStringLiteral("off"); };
     QString text = QStringLiteral("threaded NAPI ") + onOff(*nif->threadedNapi);
@@ -149,6 +149,11 @@ std::optional<bool> MaskGridModel::pendingThreaded(const QString& iface) const {
         if (t.threaded && qs(t.interface) == iface)
             return t.threaded;
     return std::nullopt;
+}
+
+const NetInterface* MaskGridModel::threadedSwitch(const QString& iface) const {
+    const auto* nif = m_snap ? m_snap->interface(iface.toStdString()) : nullptr;
+    return nif && nif->threadedNapi ? nif : nullptr;
 }
 
 QString MaskGridModel::interfaceOf(int row) const {

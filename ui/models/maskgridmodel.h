@@ -79,6 +79,8 @@ public:
     // Threaded NAPI as the router has it and as the pending extras switch it: "threaded NAPI
     // off → on" on the interface's heading row; empty where the kernel has no switch for it.
     QString threadedText(const QString& iface) const;
+    // The interface of that name where its kernel has the threaded-NAPI switch, else null.
+    const NetInterface* threadedSwitch(const QString& iface) const;
     std::optional<bool> pendingThreaded(const QString& iface) const;
     // Rows whose mask changes, and values of the extras that change.
     int changedCount() const;

@@ -216,10 +216,10 @@ void MaskGridView::keyPressEvent(QKeyEvent* e) {
 }
 
 bool MaskGridView::chooseThreaded(int row, std::optional<bool> on) {
-    const auto snap = m_model->snapshot();
+    const auto snap = m_model->snapshot(); // holds what nif points into
     const auto iface = m_model->interfaceOf(row);
-    const auto* nif = snap ? snap->interface(iface.toStdString()) : nullptr;
-    if (!nif || !nif->threadedNapi)
+    const auto* nif = m_model->threadedSwitch(iface);
+    if (!nif)
         return false;
     auto extras = m_model->extras();
     auto& list = extras.interfaces;
@@ -254,10 +254,10 @@ void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
         return;
     if (m_model->kind(index.row()) == MaskGridModel::RowKind::Interface) {
         // Threaded NAPI, where the kernel has the switch.
-        const auto snap = m_model->snapshot();
+        const auto snap = m_model->snapshot(); // holds what nif points into
         const auto iface = m_model->interfaceOf(index.row());
-        const auto* nif = snap ? snap->interface(iface.toStdString()) : nullptr;
-        if (!nif || !nif->threadedNapi)
+        const auto* nif = m_model->threadedSwitch(iface);
+        if (!nif)
             return;
         const auto pending = m_model->pendingThreaded(iface).value_or(*nif->threadedNapi);
         QMenu menu(this);

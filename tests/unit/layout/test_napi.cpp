@@ -16,11 +16,9 @@
 
 #include <gtest/gtest.h>
 
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -326,3 +326,55 @@ TEST(ThreadedSwitch, ALayoutSwitchesItAndTheRevertPutsItBack) {
     EXPECT_EQ(threadedOf(r, "eth1"), "1");
     EXPECT_FALSE(r.executedAnything());
 }
+
+// A radio's name comes from the router (its phy80211 link; `iw phy set name` takes almost
+// anything). One that a kernel thread could carry stays data everywhere: in the JSON, in the
+// persisted script (single-quoted, matched as text); one that no thread name can hold (a newline,
+// U+2028, bytes that are not UTF-8, a blank, 200 bytes) is refused with a warning that names the
+// link, and nothing runs.
+TEST(Mt76Threads, HostileRadioNamesAreDataOrRefused) {
+    Router r("bpi-r4");
+    const std::vector<std::string> refused = {"phy\n0", "phy\xe2\x80\xa8", "phy\xff", "phy 0",
+                                              std::string(200, 'p')};
+    const std::vector<std::string> ifaces = {"phy1-ap0", "phy2-ap0"};
+    fs::remove(r.root / "sys/class/net/phy0-ap0/phy80211");
+    fs::create_symlink("../../ieee80211/$(touch_me)", r.root / "sys/class/net/phy0-ap0/phy80211");
+    for (std::size_t i = 0; i < refused.size(); ++i) {
+        const auto dir = r.root / ("sys/class/net/wl" + std::to_string(i));
+        fs::create_directories(dir);
+        fs::create_symlink("../../ieee80211/" + refused[i], dir / "phy80211");
+    }
+    kthread(r, 702, "mt76-tx $(touch_me)", "f");
+    const auto snap = r.snapshot();
+    const auto* nif = snap.interface("phy0-ap0");
+    ASSERT_NE(nif, nullptr);
+    EXPECT_EQ(nif->wiphy, "$(touch_me)");
+    ASSERT_EQ(nif->txWorkers.size(), 1u);
+    std::size_t warned = 0;
+    for (std::size_t i = 0; i < refused.size(); ++i) {
+        EXPECT_TRUE(snap.interface("wl" + std::to_string(i))->wiphy.empty()) << i;
+        for (const auto& d : snap.diagnostics.entries())
+            if (d.file == "sys/class/net/wl" + std::to_string(i) + "/phy80211" &&
+                d.message.find("a radio name no kernel thread can carry") != std::string::npos) {
+                ++warned;
+                EXPECT_EQ(d.message.find('\n'), std::string::npos);
+                EXPECT_EQ(d.message.find("\xe2\x80\xa8"), std::string::npos);
+            }
+    }
+    EXPECT_EQ(warned, refused.size());
+    // JSON reads back the name byte for byte.
+    const auto json = nlohmann::json::parse(toJson(snap).dump());
+    for (const auto& i : json["interfaces"])
+        if (i["name"] == "phy0-ap0") {
+            EXPECT_EQ(i["tx_workers"][0]["device"], "$(touch_me)");
+        }
+    // Planned, persisted and run: the name is a single-quoted field, matched as text.
+    const auto l = plan(snap);
+    const auto script = makeRouterApplyScript(l, snap, {});
+    EXPECT_NE(script.find("$(touch_me)\tworker\t"), std::string::npos);
+    r.write("etc/hotplug.d/net/99-test", script);
+    EXPECT_EQ(r.hotplug("etc/hotplug.d/net/99-test", "", "add"), 0) << r.err();
+    for (const auto& n : ifaces)
+        EXPECT_EQ(r.hotplug("etc/hotplug.d/net/99-test", n, "add"), 0) << r.err();
+    EXPECT_FALSE(r.executedAnything());
+}
