@@ -152,6 +152,13 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                           "(the default), performance, or keep (leave governors as they are)")
                 ->check(CLI::IsMember({"schedutil", "performance", "keep"}))
                 ->type_name("G");
+            c->add_option("--measure", o.measure,
+                          "first measure the router's interrupts for S seconds while a load "
+                          "runs through it, and propose interrupt coalescing (rx-usecs, "
+                          "rx-frames) for a NIC whose receive vector fires fast on a saturated "
+                          "CPU")
+                ->check(CLI::Range(1.0, 3600.0))
+                ->type_name("S");
         } else if (name == "apply") {
             c->add_option("--revert-after", o.revertAfter,
                           "seconds until the router restores the old values (60)")

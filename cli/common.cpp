@@ -110,7 +110,7 @@ std::optional<Opened> openTarget(const Options& o, std::ostream& err) {
 }
 
 // Reads the snapshot of the target; nullopt after printing the error.
-std::optional<Acquired> acquire(const Options& o, std::ostream& err) {
+std::optional<Acquired> acquire(const Options& o, std::ostream& err, Opened* keep) {
     auto r = openTarget(o, err);
     if (!r)
         return std::nullopt;
@@ -120,7 +120,10 @@ std::optional<Acquired> acquire(const Options& o, std::ostream& err) {
         err << "coresteer-cli: " << error << "\n";
         return std::nullopt;
     }
-    return Acquired{buildSnapshot(*bundle), r->router->isRemote() ? bundle->origin : o.root};
+    Acquired a{buildSnapshot(*bundle), r->router->isRemote() ? bundle->origin : o.root};
+    if (keep)
+        *keep = std::move(*r);
+    return a;
 }
 
 void printDiagnostics(const Acquired& a, std::ostream& err) {
@@ -131,8 +134,8 @@ void printDiagnostics(const Acquired& a, std::ostream& err) {
 }
 
 // The snapshot, with its warnings printed; nullopt when it is unusable (no IRQs or CPUs).
-std::optional<Acquired> acquireUsable(const Options& o, std::ostream& err) {
-    auto a = acquire(o, err);
+std::optional<Acquired> acquireUsable(const Options& o, std::ostream& err, Opened* keep) {
+    auto a = acquire(o, err, keep);
     if (!a)
         return std::nullopt;
     printDiagnostics(*a, err);

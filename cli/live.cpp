@@ -16,6 +16,7 @@
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
+#include "core/live/bottleneck.h"
 #include "core/live/recording.h"
 #include "core/live/source.h"
 #include "core/model/snapshot_json.h"
@@ -131,6 +132,49 @@ void printRates(const Options& o, const Rates& r, const Snapshot& snap, std::ost
                 << static_cast<long long>(n.rxBitsPerSec / 1e6) << '/'
                 << static_cast<long long>(n.txBitsPerSec / 1e6) << " Mb/s";
     out << std::endl;
+}
+
+std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream& err) {
+    auto src = r.isRemote() ? sshSampleSource(*r.session(), r.root()) : localSampleSource(r.root());
+    std::string error;
+    auto prev = src->next(&error);
+    if (!prev) {
+        err << "coresteer-cli: " << r.where() << ": " << error << "\n";
+        return std::nullopt;
+    }
+    err << "coresteer-cli: measuring " << r.where() << "'s load for " << text::fixed(seconds, 0)
+        << " s: run the load (a speed or bufferbloat test through the router) now\n";
+    MeasuredLoad load;
+    g_interrupted = false;
+    const auto oldInt = std::signal(SIGINT, onInterrupt);
+    const auto oldTerm = std::signal(SIGTERM, onInterrupt);
+    const auto period = std::chrono::milliseconds(500);
+    const auto start = std::chrono::steady_clock::now();
+    auto next = start;
+    int failures = 0;
+    while (!g_interrupted.load() && failures < 3) {
+        next = nextTick(next, std::chrono::steady_clock::now(), period);
+        if (next - start > std::chrono::duration<double>(seconds))
+            break;
+        std::this_thread::sleep_until(next);
+        auto cur = src->next(&error);
+        if (!cur) {
+            err << "coresteer-cli: " << r.where() << ": " << error << "\n";
+            ++failures;
+            continue;
+        }
+        failures = 0;
+        if (const auto rates = computeRates(*prev, *cur))
+            accumulateLoad(load, *rates);
+        prev = std::move(cur);
+    }
+    std::signal(SIGINT, oldInt);
+    std::signal(SIGTERM, oldTerm);
+    if (load.intervals == 0) {
+        err << "coresteer-cli: " << r.where() << ": no load was measured\n";
+        return std::nullopt;
+    }
+    return load;
 }
 
 int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {

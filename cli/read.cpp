@@ -78,11 +78,18 @@ std::string layoutText(const Layout& l, const Snapshot& snap) {
 int planCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (const int rc = noArguments(o, err))
         return rc;
-    const auto a = acquireUsable(o, err);
-    if (!a)
-        return 2;
     PlanGoal goal;
     goal.governor = o.governor == "keep" ? std::string() : o.governor;
+    // One connection: the snapshot, then the load.
+    Opened opened;
+    const auto a = acquireUsable(o, err, &opened);
+    if (!a)
+        return 2;
+    if (o.measure > 0) {
+        goal.load = measureLoad(*opened.router, o.measure, err);
+        if (!goal.load)
+            return 2;
+    }
     const auto l = plan(a->snap, goal);
     if (o.json)
         out << jsonText(toJson(l)) << "\n";

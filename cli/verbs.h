@@ -10,6 +10,7 @@
 #include "cli/terminal_prompter.h"
 #include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
+#include "core/model/load.h"
 #include "core/model/snapshot.h"
 #include "core/router/router.h"
 
@@ -29,6 +30,7 @@ struct Options {
     bool overrideBootScripts = false;
     int revertAfter = 60, rate = 10;
     double duration = 10;
+    double measure = 0; // plan: seconds of the router's load to measure first (0: none)
     std::string record;
     std::string governor = "schedutil";  // plan: for slow cpufreq policies; "keep": none
     std::vector<std::string> positional; // after the target
@@ -63,17 +65,22 @@ bool finishTargets(Options& o, std::size_t positionals, std::ostream& err, int& 
 int noArguments(const Options& o, std::ostream& err);
 // Opens the target: connects over SSH, or checks the local root. nullopt after printing why.
 std::optional<Opened> openTarget(const Options& o, std::ostream& err);
-// Reads the snapshot of the target; nullopt after printing the error.
-std::optional<Acquired> acquire(const Options& o, std::ostream& err);
+// Reads the snapshot of the target; nullopt after printing the error. `keep`, when given,
+// receives the open connection for more work on the same router.
+std::optional<Acquired> acquire(const Options& o, std::ostream& err, Opened* keep = nullptr);
 void printDiagnostics(const Acquired& a, std::ostream& err);
 // The snapshot, with its warnings printed; nullopt when it is unusable (no IRQs or CPUs).
-std::optional<Acquired> acquireUsable(const Options& o, std::ostream& err);
+std::optional<Acquired> acquireUsable(const Options& o, std::ostream& err, Opened* keep = nullptr);
 // A layout file, or a preset file (whose layout is used).
 std::optional<layout::Layout> readLayoutFile(const std::string& path, std::ostream& err,
                                              std::optional<layout::Preset>* preset = nullptr);
 // The LAYOUT argument and the target's snapshot; nullopt after printing the error.
 std::optional<std::pair<layout::Layout, Acquired>> layoutAndTarget(const Options& o,
                                                                    std::ostream& err);
+
+// The router's interrupts under load for `seconds`, sampled twice a second (plan --measure);
+// nullopt after printing why. SIGINT ends it early with what it has.
+std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream& err);
 
 // The verbs. Each returns the exit code.
 int snapshotCommand(const Options& o, std::ostream& out, std::ostream& err);

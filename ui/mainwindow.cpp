@@ -49,6 +49,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace coresteer::ui {
 
 using namespace coresteer::layout;
@@ -493,8 +495,17 @@ void MainWindow::showPending(const Layout& layout, const QString& what) {
 }
 
 void MainWindow::recommend() {
-    if (const auto snap = m_grid->snapshot())
-        showPending(plan(*snap), tr("Recommend"));
+    const auto snap = m_grid->snapshot();
+    if (!snap)
+        return;
+    // With the load the Live tab measured on this router, the planner can propose coalescing.
+    PlanGoal goal;
+    if (const auto* load = m_livePanel->measuredLoad(*snap))
+        goal.load = *load;
+    showPending(plan(*snap, goal),
+                goal.load ? tr("Recommend (with the load of the last %1 s on the Live tab)")
+                                .arg(std::lround(goal.load->seconds))
+                          : tr("Recommend"));
 }
 
 void MainWindow::loadRoot(const QString& root, const QString& label) {

@@ -106,8 +106,21 @@ CollectScript makeCollectScript(const std::string& root) {
         r.clear();
     cs.script =
         "R=" + shellQuote(r) + "\nT='" + cs.token + "'\n" + std::string(router_scripts::kCollectSh);
-    for (const auto& p : collectionSpec())
+    for (const auto& p : collectionSpec()) {
+        if (text::startsWith(p.pattern, "ethtool/")) {
+            // A command's answer, not a file: ethtool runs on the live root only, for every
+            // interface with a bus device; a fixture root holds a capture of it.
+            cs.script += "if [ -z \"$R\" ]; then\n"
+                         "  command -v ethtool >/dev/null 2>&1 && for a1 in /sys/class/net/*; do\n"
+                         "    n1=${a1##*/}; m '*' \"$n1\" || continue\n"
+                         "    [ -e \"$a1/device\" ] && ec \"$n1\"\n"
+                         "  done\n"
+                         "else\n" +
+                         walkCode(p) + "fi\n";
+            continue;
+        }
         cs.script += walkCode(p);
+    }
     cs.script += "printf '%s DONE\\n' \"$T\"\n";
     return cs;
 }

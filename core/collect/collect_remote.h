@@ -3,8 +3,9 @@
 // The collection spec as one POSIX sh script, and its output back as a FileBundle.
 //
 // The script runs on the router with `sh -s` (BusyBox ash, dash and bash alike), using only
-// cat, readlink and shell builtins. It walks the same globs as collectLocal() and prints every
-// entry between delimiters made of a random per-run token, which no file content can fake:
+// cat, readlink, `ethtool -c` (live root only) and shell builtins. It walks the same globs as
+// collectLocal() and prints every entry between delimiters made of a random per-run token, which no
+// file content can fake:
 //
 //   <token> F proc/interrupts\n<content>\n<token> E <status> <message>\n
 //   <token> L sys/class/net/eth0/device\n<target>\n<token> E\n

@@ -62,6 +62,9 @@ struct InterfaceTarget {
     std::optional<bool> threaded;
     // Interrupt coalescing, `ethtool -C <if> rx-usecs N`: fewer interrupts per packet.
     std::optional<std::uint32_t> rxUsecs;
+    // `ethtool -C <if> rx-frames N`: the frames one interrupt may wait for (with rx-usecs, the
+    // first of the two reached ends the wait).
+    std::optional<std::uint32_t> rxFrames;
     std::string why;
 };
 

@@ -107,6 +107,9 @@ private:
 // The oldest version that holds all of `l`, so that older readers still read what they can:
 // 3 with TX worker CPUs or threaded NAPI switched, 2 with cpufreq governors, else 1.
 int schemaVersion(const Layout& l) {
+    if (std::any_of(l.interfaces.begin(), l.interfaces.end(),
+                    [](const InterfaceTarget& t) { return t.rxFrames.has_value(); }))
+        return 4;
     if (std::any_of(l.interfaces.begin(), l.interfaces.end(), [](const InterfaceTarget& t) {
             return t.txWorkerCpus.has_value() || t.threaded.has_value();
         }))
@@ -208,9 +211,9 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
         for (std::size_t i = 0; i < a->size() && r.ok(); ++i) {
             const auto w = Reader::join(where, "interfaces") + "[" + std::to_string(i) + "]";
             const auto& e = (*a)[i];
-            if (!r.object(
-                    e, w,
-                    {"interface", "napi_cpus", "tx_worker_cpus", "threaded", "rx_usecs", "why"}))
+            if (!r.object(e, w,
+                          {"interface", "napi_cpus", "tx_worker_cpus", "threaded", "rx_usecs",
+                           "rx_frames", "why"}))
                 break;
             InterfaceTarget t;
             t.interface = r.string(e, "interface", w, true).value_or("");
@@ -219,6 +222,8 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
             t.threaded = r.boolean(e, "threaded", w);
             if (auto v = r.integer(e, "rx_usecs", w, false, 0, 1'000'000))
                 t.rxUsecs = static_cast<std::uint32_t>(*v);
+            if (auto v = r.integer(e, "rx_frames", w, false, 0, 65'535))
+                t.rxFrames = static_cast<std::uint32_t>(*v);
             t.why = r.string(e, "why", w, false).value_or("");
             l.interfaces.push_back(std::move(t));
         }
@@ -315,6 +320,8 @@ json toJson(const Layout& l) {
                 e["threaded"] = *t.threaded;
             if (t.rxUsecs)
                 e["rx_usecs"] = *t.rxUsecs;
+            if (t.rxFrames)
+                e["rx_frames"] = *t.rxFrames;
             if (!t.why.empty())
                 e["why"] = t.why;
             ifs.push_back(e);

@@ -131,6 +131,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
         }
         if (t.rxUsecs)
             threads += line({t.interface, "usecs", std::to_string(*t.rxUsecs)});
+        if (t.rxFrames)
+            threads += line({t.interface, "frames", std::to_string(*t.rxFrames)});
     }
     for (const auto& t : l.governors)
         if (validGovernorName(t.governor) && t.policy >= 0)

@@ -96,6 +96,8 @@ public:
         pinTxWorkers();
         irqbalanceNote();
         governors();
+        if (m_goal.load)
+            proposeCoalescing(m_snap, *m_goal.load, m_layout);
         return m_layout;
     }
 

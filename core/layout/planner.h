@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/layout/layout.h"
+#include "core/model/load.h"
 #include "core/model/snapshot.h"
 
 #include <string>
@@ -17,8 +18,17 @@ struct PlanGoal {
     // layout's network work: "schedutil" (else performance where the kernel has no schedutil),
     // "performance" (else schedutil), or "" to leave every governor as it is (a note says why).
     std::string governor = "schedutil";
+    // The router's interrupts under load, when measured: a NIC's receive vector that fired
+    // fast on a saturated CPU gets interrupt coalescing (rx-usecs, rx-frames), within what
+    // `ethtool -c` says its driver takes. Without it the planner proposes no coalescing.
+    std::optional<MeasuredLoad> load;
 };
 
 Layout plan(const Snapshot& snap, const PlanGoal& goal = {});
+
+// The planner's coalescing step (planner_coalesce.cpp), which plan() takes when the goal has a
+// load: adds rx-usecs and rx-frames to `layout`'s interface targets, and notes where
+// coalescing would help but cannot be set.
+void proposeCoalescing(const Snapshot& snap, const MeasuredLoad& load, Layout& layout);
 
 } // namespace coresteer::layout

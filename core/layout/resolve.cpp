@@ -263,10 +263,25 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
                 "no mt76-tx thread of its radio here" +
                     (nif->wiphy.empty() ? std::string(" (not a Wi-Fi interface of a radio)")
                                         : " (radio " + nif->wiphy + ")"));
-        if (t.rxUsecs)
-            r.writes.push_back({Write::Kind::RxUsecs, t.interface + " rx-usecs",
-                                "ethtool:" + t.interface + ":rx-usecs", std::to_string(*t.rxUsecs),
-                                "", t.why});
+        // Coalescing, where the snapshot read `ethtool -c`: not a parameter its driver lacks.
+        auto coalesce = [&](Write::Kind kind, const char* param, std::optional<std::uint32_t> value,
+                            std::optional<std::uint32_t> Coalescing::*field) {
+            if (!value)
+                return;
+            const auto& c = nif->coalescing;
+            if (c && !((*c).*field))
+                r.skipped.push_back(
+                    {t.interface + " " + param,
+                     "its driver" +
+                         (nif->driver.empty() ? std::string() : " (" + nif->driver + ")") +
+                         " takes no " + param + " (ethtool -c: n/a)"});
+            else
+                r.writes.push_back({kind, t.interface + " " + param,
+                                    "ethtool:" + t.interface + ":" + param, std::to_string(*value),
+                                    c ? std::to_string(*((*c).*field)) : "", t.why});
+        };
+        coalesce(Write::Kind::RxUsecs, "rx-usecs", t.rxUsecs, &Coalescing::rxUsecs);
+        coalesce(Write::Kind::RxFrames, "rx-frames", t.rxFrames, &Coalescing::rxFrames);
     }
     for (const auto& t : layout.governors) {
         const std::string name = "cpufreq policy" + std::to_string(t.policy);

@@ -23,6 +23,7 @@ struct Write {
         RpsSockFlowEntries,
         NapiAffinity, // path "napi:<pid>": taskset -p on the live root only
         RxUsecs,      // path "ethtool:<if>:rx-usecs": ethtool -C on the live root only
+        RxFrames,     // path "ethtool:<if>:rx-frames": the same
         Governor,     // sys/devices/system/cpu/cpufreq/policyN/scaling_governor: a name
         Threaded,     // sys/class/net/<if>/threaded: 1 or 0
     };
@@ -39,9 +40,11 @@ struct Write {
     bool same(const std::string& a, const std::string& b) const;
     bool isNumber() const {
         return kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries ||
-               kind == Kind::RxUsecs || kind == Kind::Threaded;
+               kind == Kind::RxUsecs || kind == Kind::RxFrames || kind == Kind::Threaded;
     }
-    bool isCommand() const { return kind == Kind::NapiAffinity || kind == Kind::RxUsecs; }
+    bool isCommand() const {
+        return kind == Kind::NapiAffinity || kind == Kind::RxUsecs || kind == Kind::RxFrames;
+    }
 };
 
 struct NotApplicable {

@@ -99,4 +99,41 @@ std::string loadExpectation(const Snapshot& snap) {
            "shows the offload's speed, not this layout's.";
 }
 
+void accumulateLoad(MeasuredLoad& load, const Rates& r, double hot) {
+    if (r.seconds() <= 0)
+        return;
+    load.seconds += r.seconds();
+    ++load.intervals;
+    for (const auto& rate : r.irqs) {
+        // An IRQ that never fires a thousand times a second is no case for coalescing, and
+        // leaving it out keeps a tick of a many-IRQ router cheap.
+        if (rate.total < 1000 || rate.perCpu.empty())
+            continue;
+        const auto top = std::max_element(rate.perCpu.begin(), rate.perCpu.end());
+        IrqLoad cand;
+        cand.irq = rate.irq;
+        cand.perSecond = rate.total;
+        cand.cpu = static_cast<int>(top - rate.perCpu.begin());
+        if (const auto* core = r.core(cand.cpu))
+            cand.cpuKernel = core->kernel();
+        auto it = std::lower_bound(load.irqs.begin(), load.irqs.end(), rate.irq,
+                                   [](const IrqLoad& l, std::uint32_t n) { return l.irq < n; });
+        if (it == load.irqs.end() || it->irq != rate.irq) {
+            load.irqs.insert(it, cand);
+            continue;
+        }
+        const bool candHot = cand.cpuKernel >= hot, keptHot = it->cpuKernel >= hot;
+        if (candHot != keptHot ? candHot : cand.perSecond > it->perSecond)
+            *it = cand;
+    }
+    for (const auto& i : r.interfaces) {
+        auto it = std::find_if(load.interfaces.begin(), load.interfaces.end(),
+                               [&](const InterfaceLoad& l) { return l.name == i.name; });
+        if (it == load.interfaces.end())
+            load.interfaces.push_back({i.name, i.rxPacketsPerSec});
+        else
+            it->rxPacketsPerSecond = std::max(it->rxPacketsPerSecond, i.rxPacketsPerSec);
+    }
+}
+
 } // namespace coresteer::live

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/live/sample.h"
+#include "core/model/load.h"
 #include "core/model/snapshot.h"
 
 #include <string>
@@ -28,5 +29,11 @@ std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap
 // offloading on, established forwarded flows bypass the CPU path (hardware: the CPU itself), so
 // a test's CPU load, and a missing bottleneck, say less than they would. "" when nothing to say.
 std::string loadExpectation(const Snapshot& snap);
+
+// Folds one interval's rates into a measured load for the planner: for each IRQ, the interval
+// that counts most for coalescing (the busiest in which the CPU that took most of it was at or
+// above `hot` in kernel work, else its busiest of all; IRQs under 1 000 a second are left out),
+// and each interface's peak receive rate.
+void accumulateLoad(MeasuredLoad& load, const Rates& r, double hot = 0.9);
 
 } // namespace coresteer::live

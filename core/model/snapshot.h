@@ -159,6 +159,15 @@ struct NapiThread {
 // The CPUs all of `threads` may use, when they agree; nullopt otherwise or without any.
 std::optional<CpuMask> commonMask(const std::vector<NapiThread>& threads);
 
+// Interrupt coalescing as `ethtool -c <if>` reports it (ethtool/<if>/coalesce in a bundle: run on
+// the router, a capture of it in a fixture root). A parameter the driver does not take ("n/a")
+// is absent.
+struct Coalescing {
+    std::optional<bool> adaptiveRx; // the driver picks rx-usecs itself (DIM)
+    std::optional<std::uint32_t> rxUsecs, rxFrames;
+    bool operator==(const Coalescing&) const = default;
+};
+
 struct NetInterface {
     std::string name;
     std::string driver;    // basename of device/driver
@@ -171,6 +180,9 @@ struct NetInterface {
     std::optional<int> speedMbps; // link speed; unknown while the link is down
     std::optional<bool> threadedNapi;
     std::string wiphy; // a Wi-Fi interface's radio ("phy0", from its phy80211 link)
+    // nullopt: not read (no ethtool on the router, or a capture without it); every part
+    // absent: the driver takes no coalescing.
+    std::optional<Coalescing> coalescing;
     std::vector<RxQueue> rx;
     std::vector<TxQueue> tx;
     std::vector<NapiThread> napi;       // by PID

@@ -29,6 +29,10 @@ Services::IrqbalanceBans readIrqbalance(BundleReader& r);
 std::vector<CpufreqPolicy> readCpufreqPolicies(BundleReader& r, int width);
 Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);
 void readNetwork(BundleReader& r, Snapshot& snap);
+// `ethtool -c` of one interface, from ethtool/<name>/coalesce (snapshot_coalesce.cpp).
+std::optional<Coalescing> readCoalescing(BundleReader& r, const std::string& name);
+// The same of the text itself; `file` names it in warnings.
+Coalescing parseCoalescing(std::string_view text, Diagnostics& diag, const std::string& file);
 
 // KEY='value' lines as in /etc/openwrt_release and /etc/os-release.
 std::map<std::string, std::string> parseShellAssignments(std::string_view data, Diagnostics& diag,

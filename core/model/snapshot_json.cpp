@@ -41,6 +41,14 @@ json counts(const IrqCounts& c) {
     return json(std::vector<std::uint64_t>(c.begin(), c.end()));
 }
 
+json coalescing(const std::optional<Coalescing>& c) {
+    if (!c)
+        return nullptr;
+    return {{"adaptive_rx", opt(c->adaptiveRx)},
+            {"rx_usecs", opt(c->rxUsecs)},
+            {"rx_frames", opt(c->rxFrames)}};
+}
+
 json netCounters(const NetDevCounters& c) {
     using F = NetDevCounters;
     return json{{"rx_bytes", c.get(F::RxBytes)}, {"rx_packets", c.get(F::RxPackets)},
@@ -173,6 +181,7 @@ json toJson(const Snapshot& snap) {
                        {"wireless", n.isWireless()},
                        {"ifindex", opt(n.ifindex)},
                        {"threaded_napi", opt(n.threadedNapi)},
+                       {"coalescing", coalescing(n.coalescing)},
                        {"irqs", n.irqs},
                        {"rx_queues", rx},
                        {"tx_queues", tx},

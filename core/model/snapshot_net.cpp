@@ -371,6 +371,7 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
                 nif.speedMbps = static_cast<int>(*v);
         if (auto v = r.number(dir + "threaded", 1))
             nif.threadedNapi = *v == 1;
+        nif.coalescing = readCoalescing(r, name);
         // A radio's name is what its kernel threads carry ("mt76-tx phy0"): one that no thread
         // name could hold is no radio of coresteer's.
         if (auto phy = r.linkName(dir + "phy80211")) {

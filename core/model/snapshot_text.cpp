@@ -113,6 +113,14 @@ std::string toText(const Snapshot& snap) {
             o << (*n.threadedNapi ? "  threaded NAPI" : "");
         if (!n.wiphy.empty())
             o << "  radio " << n.wiphy;
+        if (const auto& c = n.coalescing) {
+            if (c->adaptiveRx.value_or(false))
+                o << "  adaptive RX coalescing";
+            if (c->rxUsecs)
+                o << "  rx-usecs " << *c->rxUsecs;
+            if (c->rxFrames)
+                o << "  rx-frames " << *c->rxFrames;
+        }
         o << "\n";
         for (auto irqNo : n.irqs) {
             const auto* i = snap.irq(irqNo);

@@ -19,7 +19,8 @@
 #         sys/class/net/IF/queues/rx-N/rps_cpus, .../rx-N/rps_flow_cnt, .../tx-N/xps_cpus,
 #         proc/sys/net/core/rps_sock_flow_entries,
 #         sys/devices/system/cpu/cpufreq/policyN/scaling_governor), napi:PID (a kernel thread's
-#         CPUs, through taskset) or ethtool:IF:rx-usecs. restore writes nothing else, whatever
+#         CPUs, through taskset) or ethtool:IF:rx-usecs, ethtool:IF:rx-frames. restore writes
+#         nothing else, whatever
 #         revert.data says.
 # Exit statuses the callers give: 2 a revert time out of range, 3 unsafe or unwritable state,
 # 4 an apply is pending.
@@ -165,9 +166,9 @@ key_ok() {
         kthread "${1#napi:}"
         return
         ;;
-    ethtool:*:rx-usecs)
+    ethtool:*:rx-usecs | ethtool:*:rx-frames)
         ko_if=${1#ethtool:}
-        ko_if=${ko_if%:rx-usecs}
+        ko_if=${ko_if%:rx-*}
         case $ko_if in
         '' | . | .. | */* | *:*) return 1 ;;
         esac
@@ -250,7 +251,13 @@ getv() {
     ethtool:*)
         [ -z "$R" ] || return 1
         gv_k=${1#ethtool:}
-        v=$(ethtool -c "${gv_k%%:*}" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p')
+        case ${gv_k##*:} in
+        rx-usecs) v=$(ethtool -c "${gv_k%:*}" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p') ;;
+        rx-frames) v=$(ethtool -c "${gv_k%:*}" 2>/dev/null | sed -n 's/^rx-frames:[[:space:]]*//p') ;;
+        *) return 1 ;;
+        esac
+        # A parameter the driver does not take ("n/a") has no value to restore.
+        case $v in '' | *[!0-9]*) return 1 ;; esac
         ;;
     *) IFS= read -r v <"$R/$1" 2>/dev/null ;;
     esac
@@ -277,7 +284,20 @@ setv() {
         ;;
     ethtool:*)
         sv_k=${1#ethtool:}
-        if ! sv_e=$(ethtool -C "${sv_k%%:*}" rx-usecs "$2" 2>&1); then
+        case ${sv_k##*:}:$2 in
+        rx-usecs:* | rx-frames:*) ;;
+        *)
+            echo "not a coalescing parameter coresteer sets: ${sv_k##*:}" >&2
+            return 1
+            ;;
+        esac
+        case $2 in
+        '' | *[!0-9]*)
+            echo "not a number: $2" >&2
+            return 1
+            ;;
+        esac
+        if ! sv_e=$(ethtool -C "${sv_k%:*}" "${sv_k##*:}" "$2" 2>&1); then
             case $sv_e in
             *unmodified* | *"no coalesce parameters changed"*) ;;
             *)

@@ -117,20 +117,21 @@ n() {
     done
     [ -n "$found" ] || missing=$((missing + 1))
 }
+# c INTERFACE PARAMETER VALUE: ethtool -C, PARAMETER rx-usecs or rx-frames.
 c() {
     [ -z "$R" ] || return 0
+    case $2 in rx-usecs | rx-frames) ;; *) return 0 ;; esac
     [ -e "/sys/class/net/$1" ] || { missing=$((missing + 1)); return 0; }
-    cur=$(ethtool -c "$1" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p')
-    [ "$cur" = "$2" ] && return 0
-    if [ -n "$cur" ]; then
-        keep "ethtool:$1:rx-usecs" "$cur" || return 0
-    elif [ -n "${CORESTEER_DRY:-}" ]; then
-        return 0
-    fi
-    if ! e=$(ethtool -C "$1" rx-usecs "$2" 2>&1); then
+    cur=$(ethtool -c "$1" 2>/dev/null | sed -n "s/^$2:[[:space:]]*//p")
+    [ "$cur" = "$3" ] && return 0
+    case $cur in
+    '' | *[!0-9]*) [ -z "${CORESTEER_DRY:-}" ] || return 0 ;;
+    *) keep "ethtool:$1:$2" "$cur" || return 0 ;;
+    esac
+    if ! e=$(ethtool -C "$1" "$2" "$3" 2>&1); then
         case $e in
         *unmodified*|*"no coalesce parameters changed"*) ;;
-        *) once "ethtool:$1" "$1: ethtool -C rx-usecs $2 failed: ${e%%"$NL"*}" ;;
+        *) once "ethtool:$1:$2" "$1: ethtool -C $2 $3 failed: ${e%%"$NL"*}" ;;
         esac
     fi
 }
@@ -145,7 +146,7 @@ covered() {
     done
     return 1
 }
-# thread DEVICE napi MASK | thread RADIO worker MASK | thread INTERFACE usecs VALUE |
+# thread DEVICE napi MASK | thread RADIO worker MASK | thread INTERFACE usecs|frames VALUE |
 # thread INTERFACE threaded 1|0
 thread() {
     case $2 in
@@ -166,7 +167,8 @@ thread() {
             n worker "${rl##*/}" "$3" ;;
         *) n worker "$1" "$3" ;;
         esac ;;
-    usecs) c "$1" "$3" ;;
+    usecs) c "$1" rx-usecs "$3" ;;
+    frames) c "$1" rx-frames "$3" ;;
     esac
 }
 apply_all() {

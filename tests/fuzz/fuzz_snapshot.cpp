@@ -16,6 +16,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace coresteer;
@@ -49,6 +50,7 @@ const char* const kPaths[] = {
     "sys/class/net/$/iflink",
     "sys/class/net/$/threaded",
     "sys/class/net/$/phy80211",
+    "ethtool/$/coalesce",
     "sys/class/net/$/queues",
     "sys/class/net/$/queues/rx-%/rps_cpus",
     "sys/class/net/$/queues/rx-%/rps_flow_cnt",
@@ -135,6 +137,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto planned = plan(snap);
     for (const auto& layout : {planned, currentLayout(snap)})
         parsedOrAbort(jsonText(toJson(layout)));
+    // With a measured load of fuzzed rates: coalescing from whatever ethtool said.
+    PlanGoal loaded;
+    loaded.load.emplace();
+    loaded.load->seconds = fdp.ConsumeFloatingPointInRange(0.0, 1e6);
+    for (const auto& i : snap.irqs)
+        loaded.load->irqs.push_back({i.irq, fdp.ConsumeFloatingPointInRange(0.0, 1e9),
+                                     fdp.ConsumeIntegralInRange(-1, 300),
+                                     fdp.ConsumeFloatingPointInRange(0.0, 1.0)});
+    std::sort(loaded.load->irqs.begin(), loaded.load->irqs.end(),
+              [](const IrqLoad& a, const IrqLoad& b) { return a.irq < b.irq; });
+    for (const auto& n : snap.interfaces)
+        loaded.load->interfaces.push_back({n.name, fdp.ConsumeFloatingPointInRange(0.0, 1e12)});
+    const auto coalesced = plan(snap, loaded);
+    parsedOrAbort(jsonText(toJson(coalesced)));
+    (void)resolve(coalesced, snap);
     parsedOrAbort(persistedLayoutJson(planned, true));
     // The names the router gave, as a preset's fields: valid UTF-8 comes back as it was.
     Preset preset{snap.system.hostname, snap.system.boardName, {}, planned};

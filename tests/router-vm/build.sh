@@ -78,7 +78,8 @@ add_mod() {
     cp "$f" lib/modules/
     echo "$1.ko" >> lib/modules/load
 }
-for m in virtio_pci virtio_blk crc32c_generic ext4 overlay virtio_net; do add_mod "$m"; done
+# e1000e: an Intel 82574L whose driver takes rx-usecs (ethtool -C), as a router's NIC does.
+for m in virtio_pci virtio_blk crc32c_generic ext4 overlay virtio_net e1000e; do add_mod "$m"; done
 # The OpenWrt-like /etc and the scripts, from tests/router-vm/rootfs.
 cp -R "$here/rootfs/." "$root/"
 chmod 0755 "$root/etc/rcS" "$root/sbin/hotplug" "$root/sbin/hotplug-call"

@@ -4,7 +4,8 @@
 # Starts and stops the emulated router (built by build.sh) under QEMU, inside the caller's own
 # network namespace (see netns.sh): 4 vCPUs (TCG), a management NIC reachable only through
 # 127.0.0.1:PORT (QEMU's user network, restricted: no way out), and two virtio-net NICs with 4
-# queue pairs each on taps cs-tap1 and cs-tap2 (10.201.1.1 and 10.201.2.1 here, .2 in the guest).
+# queue pairs each on taps cs-tap1 and cs-tap2 (10.201.1.1 and 10.201.2.1 here, .2 in the guest),
+# and an Intel 82574L (e1000e, eth3) on a restricted user network, whose driver takes rx-usecs.
 #   tests/router-vm/router.sh start VMDIR STATE [PORT]   boot, wait for SSH, write STATE/env
 #   tests/router-vm/router.sh stop STATE                 power off, remove the taps
 #   tests/router-vm/router.sh ssh STATE COMMAND...       run a command on the router (OpenSSH)
@@ -47,6 +48,8 @@ start)
             nics="$nics -device virtio-net-pci,netdev=n$i,addr=0x$((3 + i))"
         fi
     done
+    # eth3: an emulated Intel 82574L (e1000e) on a restricted user network, for coalescing.
+    nics="$nics -netdev user,id=n3,restrict=on,net=10.201.3.0/24 -device e1000e,netdev=n3,addr=0x7"
     rm -f "$state/qemu.pid" "$state/console.log"
     # shellcheck disable=SC2086
     qemu-system-x86_64 -accel "${CORESTEER_VM_ACCEL:-tcg,thread=multi}" -m 256 -smp 4 \

@@ -168,11 +168,20 @@ TEST_F(Vm, ConnectionKilledMidApplyRevertsByItself) {
     guest("pkill -x sleep");
 }
 
-// 5. Persist, reboot: the layout is back. unpersist, reboot: the defaults are back, and
-// /etc/sysupgrade.conf is as before.
+// 5. Persist, reboot: the layout is back (eth3's coalescing too). unpersist, reboot: the
+// defaults are back, and /etc/sysupgrade.conf is as before.
 TEST_F(Vm, PersistSurvivesRebootAndUnpersistUndoesIt) {
     const auto snap = routerSnapshot();
-    const auto l = testLayout(snap);
+    auto l = testLayout(snap);
+    InterfaceTarget coalesce;
+    coalesce.interface = "eth3";
+    coalesce.rxUsecs = 125;
+    l.interfaces.push_back(coalesce);
+    const auto eth3Usecs = [] {
+        return guest("ethtool -c eth3 | sed -n 's/^rx-usecs:[[:space:]]*//p'");
+    };
+    const auto defaultUsecs = eth3Usecs();
+    ASSERT_NE(defaultUsecs, "125\n");
     int rc = -1;
     auto out = cli("persist " + quote(writeLayout(l).string()) + " --json", &rc);
     ASSERT_EQ(rc, 0) << out << cliErr();
@@ -182,13 +191,110 @@ TEST_F(Vm, PersistSurvivesRebootAndUnpersistUndoesIt) {
               std::string::npos);
     rebootGuest();
     expectGuestHas(l, routerSnapshot());
+    EXPECT_EQ(eth3Usecs(), "125\n");
     EXPECT_NE(guest("cat /tmp/hotplug.log").find("add net eth1"), std::string::npos);
     out = cli("unpersist --json", &rc);
     ASSERT_EQ(rc, 0) << out << cliErr();
     EXPECT_TRUE(nlohmann::json::parse(out)["sysupgrade_restored"].get<bool>());
     rebootGuest();
     EXPECT_EQ(changedFromBaseline(), std::vector<std::string>{});
+    EXPECT_EQ(eth3Usecs(), defaultUsecs);
     EXPECT_EQ(guest("cat /etc/sysupgrade.conf"), g_sysupgrade);
     EXPECT_EQ(guest("ls -A /etc/hotplug.d/net/; [ -e /etc/coresteer ] && echo /etc/coresteer"),
               ".keep\n");
+}
+
+// 6. Coalescing through the real ethtool and drivers: the snapshot reads `ethtool -c` of every
+// NIC; apply sets eth3's (e1000e) rx-usecs and its revert puts the driver's own value back; a
+// parameter a driver lacks is not applicable, and what a driver refuses is reported.
+TEST_F(Vm, CoalescingIsReadAppliedAndReverted) {
+    const auto snap = routerSnapshot();
+    const auto* eth3 = snap.interface("eth3");
+    ASSERT_NE(eth3, nullptr);
+    EXPECT_EQ(eth3->driver, "e1000e");
+    ASSERT_TRUE(eth3->coalescing);
+    ASSERT_TRUE(eth3->coalescing->rxUsecs);
+    EXPECT_FALSE(eth3->coalescing->rxFrames); // n/a: the 82574L counts no frames
+    const auto before = std::to_string(*eth3->coalescing->rxUsecs) + "\n";
+    const auto usecs = [](const std::string& nif) {
+        return guest("ethtool -c " + nif + " | sed -n 's/^rx-usecs:[[:space:]]*//p'");
+    };
+    EXPECT_EQ(usecs("eth3"), before);
+    const auto* eth1 = snap.interface("eth1");
+    ASSERT_NE(eth1, nullptr);
+    ASSERT_TRUE(eth1->coalescing); // virtio-net answers too
+    std::printf(
+        "[ vm ] eth3 (e1000e) rx-usecs %s; eth1 (virtio) rx-usecs %s, rx-frames %s\n",
+        std::to_string(*eth3->coalescing->rxUsecs).c_str(),
+        eth1->coalescing->rxUsecs ? std::to_string(*eth1->coalescing->rxUsecs).c_str() : "n/a",
+        eth1->coalescing->rxFrames ? std::to_string(*eth1->coalescing->rxFrames).c_str() : "n/a");
+
+    Layout l;
+    InterfaceTarget t;
+    t.interface = "eth3";
+    t.rxUsecs = 125;
+    t.rxFrames = 64;
+    t.why = "test";
+    l.interfaces.push_back(t);
+    const auto r = resolve(l, snap);
+    ASSERT_EQ(r.writes.size(), 1u);
+    EXPECT_EQ(r.writes[0].path, "ethtool:eth3:rx-usecs");
+    EXPECT_EQ(r.writes[0].current, std::to_string(*eth3->coalescing->rxUsecs));
+    ASSERT_EQ(r.skipped.size(), 1u);
+    EXPECT_EQ(r.skipped[0].reason, "its driver (e1000e) takes no rx-frames (ethtool -c: n/a)");
+
+    NoQuestions p;
+    ssh::Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    std::string error;
+    auto rep = applyRemote(s, "/", r, {60, true}, &error);
+    ASSERT_TRUE(rep) << error;
+    ASSERT_EQ(rep->results.size(), 1u);
+    EXPECT_EQ(rep->results[0].status, TargetResult::Status::Applied) << rep->results[0].error;
+    EXPECT_EQ(usecs("eth3"), "125\n");
+    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    EXPECT_EQ(usecs("eth3"), before);
+
+    // A value the driver refuses (e1000e takes 0, 1, 3, 4, and 10 to 10000 us): reported, and
+    // nothing is left changed.
+    Resolution bad = r;
+    bad.writes[0].value = "5";
+    bad.skipped.clear();
+    rep = applyRemote(s, "/", bad, {60, true}, &error);
+    ASSERT_TRUE(rep) << error;
+    ASSERT_EQ(rep->results.size(), 1u);
+    EXPECT_EQ(rep->results[0].status, TargetResult::Status::Refused);
+    EXPECT_NE(rep->results[0].error.find("Invalid argument"), std::string::npos)
+        << rep->results[0].error;
+    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    EXPECT_EQ(usecs("eth3"), before);
+
+    // rx-frames: virtio-net without notification coalescing has it, fixed at 1, and refuses
+    // any other count; beside it, eth3's rx-usecs applies and the revert restores both.
+    ASSERT_TRUE(eth1->coalescing->rxFrames);
+    const auto frames = [] {
+        return guest("ethtool -c eth1 | sed -n 's/^rx-frames:[[:space:]]*//p'");
+    };
+    const auto framesBefore = frames();
+    Layout both = l;
+    InterfaceTarget v;
+    v.interface = "eth1";
+    v.rxFrames = 64;
+    both.interfaces.push_back(v);
+    const auto r2 = resolve(both, snap);
+    ASSERT_EQ(r2.writes.size(), 2u);
+    EXPECT_EQ(r2.writes[1].path, "ethtool:eth1:rx-frames");
+    EXPECT_EQ(r2.writes[1].current, std::to_string(*eth1->coalescing->rxFrames));
+    rep = applyRemote(s, "/", r2, {60, true}, &error);
+    ASSERT_TRUE(rep) << error;
+    ASSERT_EQ(rep->results.size(), 2u);
+    EXPECT_EQ(rep->results[0].status, TargetResult::Status::Applied) << rep->results[0].error;
+    EXPECT_EQ(rep->results[1].status, TargetResult::Status::Refused);
+    EXPECT_NE(rep->results[1].error.find("Invalid argument"), std::string::npos)
+        << rep->results[1].error;
+    EXPECT_EQ(usecs("eth3"), "125\n");
+    EXPECT_EQ(frames(), framesBefore);
+    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    EXPECT_EQ(usecs("eth3"), before);
+    EXPECT_EQ(frames(), framesBefore);
 }

@@ -10,6 +10,7 @@
 #include "ui/live/recordingimage.h"
 #include "ui/live/replaydriver.h"
 
+#include "core/live/bottleneck.h"
 #include "core/live/latency.h"
 
 #include <QChart>
@@ -509,6 +510,7 @@ void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
 // Every view empty, for the snapshot it has.
 void LivePanel::clearViews() {
     m_probesShown = 0;
+    m_load = {};
     m_latency->clear();
     m_down->clear();
     m_up->clear();
@@ -551,6 +553,8 @@ void LivePanel::addRates(const Rates& r) {
     if (!m_history)
         return;
     m_history->push(r);
+    if (!replaying())
+        live::accumulateLoad(m_load, r);
     m_charts->update(*m_history);
     m_heatmap->addSample(r);
     for (std::size_t k = 0; k < m_nicIrqs.size(); ++k) {
@@ -573,6 +577,12 @@ void LivePanel::addRates(const Rates& r) {
         setCell(m_ifaces, row, 4, QString::number(n.txPacketsPerSec / 1e3, 'f', 1), true);
         ++row;
     }
+}
+
+const MeasuredLoad* LivePanel::measuredLoad(const Snapshot& snap, double minSeconds) const {
+    if (!m_snap || m_snap->origin != snap.origin || m_load.seconds < minSeconds)
+        return nullptr;
+    return &m_load;
 }
 
 void LivePanel::addGap(double uptime) {

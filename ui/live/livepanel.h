@@ -12,6 +12,7 @@
 #include "core/live/history.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
+#include "core/model/load.h"
 #include "ui/connection.h"
 
 #include <QWidget>
@@ -98,6 +99,10 @@ Q_SIGNALS:
 
 public:
     const live::History* history() const { return m_history.get(); }
+    // The router's interrupts under load as sampled live since the last reset (not from a
+    // replay), for the planner: nullptr unless at least `minSeconds` were measured on the
+    // router that `snap` comes from.
+    const MeasuredLoad* measuredLoad(const Snapshot& snap, double minSeconds = 5) const;
     LoadCharts* charts() const { return m_charts; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
     QTableWidget* irqTable() const { return m_irqs; }
@@ -106,6 +111,7 @@ public:
 private:
     SnapshotPtr m_snap;
     std::unique_ptr<live::History> m_history;
+    MeasuredLoad m_load;
     std::vector<std::uint32_t> m_nicIrqs;
     LoadCharts* m_charts;
     HeatmapWidget* m_heatmap;

@@ -42,9 +42,15 @@ Layout MaskGridModel::offGrid(const Layout& layout) const {
         if (t.rpsFlowCnt)
             x.rx.push_back({t.interface, t.queue, std::nullopt, t.rpsFlowCnt, t.why});
     for (const auto& t : layout.interfaces)
-        if (t.rxUsecs || t.threaded)
-            x.interfaces.push_back(
-                {t.interface, std::nullopt, std::nullopt, t.threaded, t.rxUsecs, t.why});
+        if (t.rxUsecs || t.rxFrames || t.threaded) {
+            InterfaceTarget e;
+            e.interface = t.interface;
+            e.threaded = t.threaded;
+            e.rxUsecs = t.rxUsecs;
+            e.rxFrames = t.rxFrames;
+            e.why = t.why;
+            x.interfaces.push_back(std::move(e));
+        }
     x.governors = layout.governors;
     x.rpsSockFlowEntries = layout.rpsSockFlowEntries;
     return x;
@@ -105,6 +111,7 @@ Layout MaskGridModel::pendingLayout(bool everyRow) const {
                          [&](const InterfaceTarget& t) { return t.interface == e.interface; });
         if (it != l.interfaces.end()) {
             it->rxUsecs = e.rxUsecs;
+            it->rxFrames = e.rxFrames;
             it->threaded = e.threaded;
         } else
             l.interfaces.push_back(e);

@@ -237,7 +237,7 @@ bool MaskGridView::chooseThreaded(int row, std::optional<bool> on) {
     }
     if (it != list.end()) {
         it->threaded = on;
-        if (!it->threaded && !it->rxUsecs && !it->napiCpus && !it->txWorkerCpus)
+        if (!it->threaded && !it->rxUsecs && !it->rxFrames && !it->napiCpus && !it->txWorkerCpus)
             list.erase(it);
     }
     applyMasks({},

@@ -182,6 +182,68 @@ TEST(MainWindow, GovernorsAreProposedShownAndChosen) {
     }));
 }
 
+// With a load on the Live tab (eth0's IRQ at 62 000/s on a saturated CPU0 for 10 s), Recommend
+// proposes coalescing for eth0 and says what load it used; without one, it proposes none.
+TEST(MainWindow, RecommendProposesCoalescingFromTheLiveLoad) {
+    const auto root = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-coalescing";
+    std::filesystem::remove_all(root);
+    std::filesystem::copy(boardDir("nanopi-m4"), root,
+                          std::filesystem::copy_options::recursive |
+                              std::filesystem::copy_options::copy_symlinks);
+    std::filesystem::create_directories(root / "ethtool/eth0");
+    std::ofstream(root / "ethtool/eth0/coalesce")
+        << "Coalesce parameters for eth0:\nAdaptive RX: off  TX: n/a\nrx-usecs:\t20\n"
+           "rx-frames:\t16\n";
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.loadRoot(QString::fromStdString(root.string()));
+    ASSERT_TRUE(shown.wait(10000));
+    auto eth0 = [&]() -> std::optional<layout::InterfaceTarget> {
+        for (const auto& t : w.gridModel()->pendingLayout().interfaces)
+            if (t.interface == "eth0")
+                return t;
+        return std::nullopt;
+    };
+    w.recommend();
+    EXPECT_FALSE(eth0() && eth0()->rxUsecs);
+    EXPECT_FALSE(w.statusBar()->currentMessage().contains(QStringLiteral("Live tab")));
+    w.undoStack()->undo();
+    for (int i = 0; i < 20; ++i) {
+        live::Rates r;
+        r.start = 100 + 0.5 * i;
+        r.end = r.start + 0.5;
+        for (int cpu = 0; cpu < 6; ++cpu) {
+            live::CoreLoad c;
+            c.cpu = cpu;
+            if (cpu == 0) {
+                c.softirq = 1.0;
+                c.idle = 0;
+            }
+            r.cores.push_back(c);
+        }
+        live::IrqRate irq;
+        irq.irq = 38;
+        irq.perCpu = {62'000, 0, 0, 0, 0, 0};
+        irq.total = 62'000;
+        r.irqs.push_back(irq);
+        r.interfaces.push_back({"eth0", 0, 0, 400'000, 0});
+        w.livePanel()->addRates(r);
+    }
+    w.recommend();
+    ASSERT_TRUE(eth0());
+    EXPECT_EQ(eth0()->rxUsecs, 125u);
+    EXPECT_EQ(eth0()->rxFrames, 50u);
+    EXPECT_TRUE(w.statusBar()->currentMessage().contains(
+        QStringLiteral("with the load of the last 10 s on the Live tab")))
+        << w.statusBar()->currentMessage().toStdString();
+    // What apply writes includes it.
+    const auto writes =
+        changedWrites(resolve(w.gridModel()->pendingLayout(), *w.gridModel()->snapshot()));
+    EXPECT_TRUE(std::any_of(writes.begin(), writes.end(), [](const layout::Write& x) {
+        return x.path == "ethtool:eth0:rx-usecs" && x.value == "125" && x.current == "20";
+    }));
+}
+
 // Built-in presets are in the Presets menu; one loads as one undoable step, and a preset made
 // on another board says so and lists what this router lacks.
 TEST(MainWindow, PresetsLoadAsPendingChanges) {
