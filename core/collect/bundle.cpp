@@ -141,6 +141,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"proc/stat", K::File, big, true},
         {"proc/softirqs", K::File, big, true},
         {"proc/net/dev", K::File, big, true},
+        {"proc/net/pppoe", K::File, attr, false}, // PPPoE sessions and their devices
         {"proc/cpuinfo", K::File, big, false},
         {"proc/sys/kernel/hostname", K::File, attr, true},
         {"proc/sys/kernel/osrelease", K::File, attr, true},
@@ -177,6 +178,7 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"sys/class/net/*/iflink", K::File, attr, false},
         {"sys/class/net/*/operstate", K::File, attr, false},
         {"sys/class/net/*/mtu", K::File, attr, false},
+        {"sys/class/net/*/type", K::File, attr, false},
         {"sys/class/net/*/threaded", K::File, attr, false},
         {"sys/class/net/*/phy80211", K::Link, 0, false}, // a Wi-Fi interface's radio
         {"sys/class/net/*/speed", K::File, attr, false},

@@ -99,6 +99,9 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
         if (!nif.txWorkers.empty())
             c.txWorkerRadios[nif.name] = nif.txWorkers.front().device;
     }
+    for (const auto& name : queueInterfaces(applicable))
+        if (const auto* nif = snap.interface(name); nif && nif->isPpp())
+            c.ifupDevices.push_back(name);
     return c;
 }
 

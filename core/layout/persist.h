@@ -133,6 +133,10 @@ struct RouterScriptContext {
     // named after its first radio and serves all of its bands. An interface not here names its
     // radio at boot (its phy80211).
     std::map<std::string, std::string> txWorkerRadios;
+    // Interfaces of the layout that appear only when their network interface comes up (PPP:
+    // pppd creates ppp0 and renames it pppoe-wan, so no "add" event names it): on OpenWrt,
+    // /etc/hotplug.d/iface/95-coresteer applies the layout at their ifup.
+    std::vector<std::string> ifupDevices;
 };
 // The /etc/coresteer/layout.json a persist writes.
 std::string persistedLayoutJson(const Layout& layout, bool compact);

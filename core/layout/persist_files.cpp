@@ -227,6 +227,22 @@ void addOpenrcFiles(PersistPlan& p, const RouterScriptContext& context) {
 
 } // namespace
 
+namespace {
+
+// /etc/hotplug.d/iface/95-coresteer: netifd runs it with ACTION=ifup, INTERFACE (the network
+// interface, "wan") and DEVICE (its device, "pppoe-wan"); it runs the net hotplug script as an
+// "add" of that device.
+std::string ifupShim(const RouterScriptContext& context) {
+    return "#!/bin/sh\n" +
+           header(context.board, "the layout for devices that appear at ifup (PPP)") +
+           "[ \"${ACTION:-}\" = ifup ] && [ -n \"${DEVICE:-}\" ] || exit 0\n"
+           "ACTION=add INTERFACE=\"$DEVICE\" exec /bin/sh "
+           "\"${CORESTEER_ROOT:-}/etc/hotplug.d/net/" +
+           std::string(kHotplugName) + "\"\n";
+}
+
+} // namespace
+
 void addPersistFiles(PersistPlan& p, const RouterScriptContext& context,
                      const PersistOptions& options, bool packetSteeringOverride) {
     const std::string hotplug = "etc/hotplug.d/net/" + std::string(kHotplugName);
@@ -241,6 +257,17 @@ void addPersistFiles(PersistPlan& p, const RouterScriptContext& context,
         // Not the platform script: sysupgrade keeps /etc only, and a newer image's own board
         // script must stay the board's; 95-coresteer puts coresteer's back at the first boot.
         p.sysupgradeLines = {"/" + hotplug, "/" + std::string(kStateDir) + "/"};
+        if (!context.ifupDevices.empty()) {
+            const std::string iface = "etc/hotplug.d/iface/" + std::string(kHotplugName);
+            p.files.push_back({iface, ifupShim(context), 0755});
+            p.sysupgradeLines.insert(p.sysupgradeLines.begin() + 1, "/" + iface);
+            std::string names;
+            for (const auto& d : context.ifupDevices)
+                names += (names.empty() ? "" : ", ") + d;
+            p.actions.push_back("Installs /" + iface + ": " + names +
+                                " appears only when its interface comes up, and netifd's ifup "
+                                "event then applies the layout to it.");
+        }
         if (packetSteeringOverride) {
             p.files.push_back({kOverridePath, withSteering.steeringOverride, 0755});
             p.actions.push_back("Installs /" + std::string(kOverridePath) +

@@ -94,6 +94,7 @@ public:
             uniform();
         pinNapiThreads();
         pinTxWorkers();
+        planPppSteering(m_snap, m_layout);
         irqbalanceNote();
         governors();
         if (m_goal.load)

@@ -26,6 +26,9 @@ struct PlanGoal {
 
 Layout plan(const Snapshot& snap, const PlanGoal& goal = {});
 
+// The planner's step for PPP interfaces (planner_upper.cpp): RPS for each one's receive queue,
+// on the CPUs the layout gives its conduit's RPS (else every online CPU), with the reason.
+void planPppSteering(const Snapshot& snap, Layout& layout);
 // The planner's coalescing step (planner_coalesce.cpp), which plan() takes when the goal has a
 // load: adds rx-usecs and rx-frames to `layout`'s interface targets, and notes where
 // coalescing would help but cannot be set.

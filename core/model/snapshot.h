@@ -174,7 +174,10 @@ struct NetInterface {
     std::string busDevice; // basename of device: "0002:21:00.0", "15100000.ethernet"
     std::string devicePath;
     std::optional<int> ifindex, iflink;
-    std::string conduit; // DSA user ports and VLANs: the interface iflink points to
+    // DSA user ports and VLANs: the interface iflink points to; a PPPoE session's interface
+    // (pppoe-wan): the device its session runs over, from /proc/net/pppoe.
+    std::string conduit;
+    std::optional<int> type; // ARPHRD_* from sys/class/net/<if>/type: 1 Ethernet, 512 PPP
     std::string operstate;
     std::optional<int> mtu;
     std::optional<int> speedMbps; // link speed; unknown while the link is down
@@ -191,6 +194,9 @@ struct NetInterface {
     std::vector<std::uint32_t> irqs;    // sorted
 
     bool isVirtual() const { return busDevice.empty(); }
+    // A PPP interface (pppoe-wan, pppoa-wan, pptp-vpn): its packets come back to the kernel
+    // decapsulated (ppp_generic's netif_rx), so its own rps_cpus steers them a second time.
+    bool isPpp() const { return type == 512; }
     // The CPUs its NAPI threads may use, when they all agree; nullopt otherwise or without any.
     std::optional<CpuMask> napiMask() const { return commonMask(napi); }
     std::optional<CpuMask> txWorkerMask() const { return commonMask(txWorkers); }

@@ -29,6 +29,9 @@ Services::IrqbalanceBans readIrqbalance(BundleReader& r);
 std::vector<CpufreqPolicy> readCpufreqPolicies(BundleReader& r, int width);
 Topology readTopology(BundleReader& r, const ProcStat& stat, const InterruptTable& irqs);
 void readNetwork(BundleReader& r, Snapshot& snap);
+// The device each PPPoE interface's session runs over, from /proc/net/pppoe, as its conduit
+// (snapshot_upper.cpp).
+void readPppoeSessions(BundleReader& r, Snapshot& snap);
 // `ethtool -c` of one interface, from ethtool/<name>/coalesce (snapshot_coalesce.cpp).
 std::optional<Coalescing> readCoalescing(BundleReader& r, const std::string& name);
 // The same of the text itself; `file` names it in warnings.

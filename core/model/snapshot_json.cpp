@@ -175,6 +175,7 @@ json toJson(const Snapshot& snap) {
                        {"bus_device", n.busDevice},
                        {"virtual", n.isVirtual()},
                        {"conduit", n.conduit},
+                       {"type", opt(n.type)},
                        {"operstate", n.operstate},
                        {"mtu", opt(n.mtu)},
                        {"speed_mbps", opt(n.speedMbps)},

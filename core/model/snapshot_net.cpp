@@ -362,6 +362,8 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
             nif.ifindex = static_cast<int>(*v);
         if (auto v = r.number(dir + "iflink", 1u << 30))
             nif.iflink = static_cast<int>(*v);
+        if (auto v = r.number(dir + "type", 0xffff))
+            nif.type = static_cast<int>(*v);
         if (auto v = r.number(dir + "mtu", 1u << 20))
             nif.mtu = static_cast<int>(*v);
         nif.operstate = text::printable(r.line(dir + "operstate").value_or(""), 16);
@@ -436,6 +438,8 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
         if (const auto it = byIfindex.find(*nif.iflink); it != byIfindex.end())
             nif.conduit = snap.interfaces[it->second].name;
     }
+
+    readPppoeSessions(r, snap);
 
     // Name matching for IRQs that no MSI list claimed.
     const NameIndex index(snap.interfaces);

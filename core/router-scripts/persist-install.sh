@@ -34,7 +34,8 @@ MOVED=
 
 # Every file a persist may install, of any flavor. OpenRC's runlevel link is coresteer's only
 # where etc/coresteer/openrc-local says persist added it, so the link comes before that note.
-OWN='etc/hotplug.d/net/95-coresteer usr/libexec/platform/packet-steering.sh
+OWN='etc/hotplug.d/net/95-coresteer etc/hotplug.d/iface/95-coresteer
+usr/libexec/platform/packet-steering.sh
 etc/systemd/system/coresteer-apply.service etc/systemd/system/coresteer-apply@.service
 etc/udev/rules.d/90-coresteer.rules etc/coresteer/apply.sh etc/coresteer/layout.json
 etc/systemd/system/multi-user.target.wants/coresteer-apply.service

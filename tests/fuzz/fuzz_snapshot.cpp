@@ -51,6 +51,8 @@ const char* const kPaths[] = {
     "sys/class/net/$/threaded",
     "sys/class/net/$/phy80211",
     "ethtool/$/coalesce",
+    "sys/class/net/$/type",
+    "proc/net/pppoe",
     "sys/class/net/$/queues",
     "sys/class/net/$/queues/rx-%/rps_cpus",
     "sys/class/net/$/queues/rx-%/rps_flow_cnt",
