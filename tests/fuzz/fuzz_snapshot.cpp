@@ -149,8 +149,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                      fdp.ConsumeFloatingPointInRange(0.0, 1.0)});
     std::sort(loaded.load->irqs.begin(), loaded.load->irqs.end(),
               [](const IrqLoad& a, const IrqLoad& b) { return a.irq < b.irq; });
-    for (const auto& n : snap.interfaces)
-        loaded.load->interfaces.push_back({n.name, fdp.ConsumeFloatingPointInRange(0.0, 1e12)});
+    for (const auto& nif : snap.interfaces)
+        loaded.load->interfaces.push_back({nif.name, fdp.ConsumeFloatingPointInRange(0.0, 1e12)});
     const auto coalesced = plan(snap, loaded);
     parsedOrAbort(jsonText(toJson(coalesced)));
     (void)resolve(coalesced, snap);
