@@ -57,7 +57,8 @@ TEST(UpperDevices, APppoeWanIsShownOverTheDeviceItsSessionRunsOver) {
     EXPECT_EQ(ppp->conduit, "eth1");
     EXPECT_FALSE(snap.interface("eth1")->isPpp());
     EXPECT_EQ(warnings(snap), "");
-    for (const auto& i : toJson(snap)["interfaces"])
+    const auto json = toJson(snap);
+    for (const auto& i : json["interfaces"])
         if (i["name"] == "pppoe-wan") {
             EXPECT_EQ(i["type"], 512);
             EXPECT_EQ(i["conduit"], "eth1");
