@@ -185,9 +185,14 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"sys/class/net/*/queues/rx-#/rps_cpus", K::File, attr, false},
         {"sys/class/net/*/queues/rx-#/rps_flow_cnt", K::File, attr, false},
         {"sys/class/net/*/queues/tx-#/xps_cpus", K::File, attr, false},
-        // `ethtool -c <if>` of each device with a bus device, run by the collector on the
-        // live root; under a fixture root, a capture of it.
+        // `ethtool -c`, `-l` and `-x <if>` of each device with a bus device, run by the
+        // collector on the live root; under a fixture root, a capture of each.
         {"ethtool/*/coalesce", K::File, attr, false},
+        {"ethtool/*/channels", K::File, attr, false},
+        {"ethtool/*/rxfh", K::File, attr, false},
+        // `tc qdisc show` (each interface's root qdisc), else `ip link show`: the same way.
+        {"tc/qdisc", K::File, big, false},
+        {"ip/link", K::File, big, false},
         {"tmp/sysinfo/board_name", K::File, attr, false},
         {"tmp/sysinfo/model", K::File, attr, false},
         {"proc/device-tree/compatible", K::File, attr, false},

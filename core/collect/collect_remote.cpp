@@ -107,15 +107,21 @@ CollectScript makeCollectScript(const std::string& root) {
     cs.script =
         "R=" + shellQuote(r) + "\nT='" + cs.token + "'\n" + std::string(router_scripts::kCollectSh);
     for (const auto& p : collectionSpec()) {
-        if (text::startsWith(p.pattern, "ethtool/")) {
-            // A command's answer, not a file: ethtool runs on the live root only, for every
-            // interface with a bus device; a fixture root holds a capture of it.
-            cs.script += "if [ -z \"$R\" ]; then\n"
-                         "  command -v ethtool >/dev/null 2>&1 && for a1 in /sys/class/net/*; do\n"
-                         "    n1=${a1##*/}; m '*' \"$n1\" || continue\n"
-                         "    [ -e \"$a1/device\" ] && ec \"$n1\"\n"
-                         "  done\n"
-                         "else\n" +
+        // Commands' answers, not files: they run on the live root only (ethtool for every
+        // interface with a bus device, once for all three of its answers; tc, else ip); a
+        // fixture root holds captures of them.
+        if (text::startsWith(p.pattern, "ethtool/") || p.pattern == "tc/qdisc" ||
+            p.pattern == "ip/link") {
+            std::string live;
+            if (p.pattern == "ethtool/*/coalesce")
+                live = "  command -v ethtool >/dev/null 2>&1 && for a1 in /sys/class/net/*; do\n"
+                       "    n1=${a1##*/}; m '*' \"$n1\" || continue\n"
+                       "    [ -e \"$a1/device\" ] && ec \"$n1\"\n"
+                       "  done\n";
+            else if (p.pattern == "tc/qdisc")
+                live = "  if command -v tc >/dev/null 2>&1; then cmd tc/qdisc tc qdisc show\n"
+                       "  elif command -v ip >/dev/null 2>&1; then cmd ip/link ip link show; fi\n";
+            cs.script += "if [ -z \"$R\" ]; then\n" + (live.empty() ? ":\n" : live) + "else\n" +
                          walkCode(p) + "fi\n";
             continue;
         }

@@ -3,7 +3,8 @@
 // The collection spec as one POSIX sh script, and its output back as a FileBundle.
 //
 // The script runs on the router with `sh -s` (BusyBox ash, dash and bash alike), using only
-// cat, readlink, `ethtool -c` (live root only) and shell builtins. It walks the same globs as
+// cat, readlink, `ethtool -c/-l/-x`, `tc qdisc show` or `ip link show` (live root only) and
+// shell builtins. It walks the same globs as
 // collectLocal() and prints every entry between delimiters made of a random per-run token, which no
 // file content can fake:
 //

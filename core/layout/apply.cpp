@@ -15,7 +15,8 @@ namespace coresteer::layout {
 namespace {
 
 std::string stateFunctions() {
-    return std::string(router_scripts::kCommonSh) + std::string(router_scripts::kStateDirSh) +
+    return "RSS_SPEC=" + shellQuote(router_scripts::kRssSpecAwk) + "\n" +
+           std::string(router_scripts::kCommonSh) + std::string(router_scripts::kStateDirSh) +
            std::string(router_scripts::kRevertStateSh);
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/base/cpumask.h"
+#include "core/model/rss.h"
 
 #include <cstdint>
 #include <optional>
@@ -46,6 +47,14 @@ struct TxQueueTarget {
     std::string why;
 };
 
+// Channel (queue pair) counts, `ethtool -L <if> combined N` (rx, tx where a driver counts them
+// apart); a kind not set is left as it is.
+struct ChannelCounts {
+    std::optional<std::uint32_t> rx, tx, combined;
+    bool any() const { return rx || tx || combined; }
+    bool operator==(const ChannelCounts&) const = default;
+};
+
 // Per-interface settings that are not the mask of one IRQ or queue.
 struct InterfaceTarget {
     std::string interface;
@@ -65,6 +74,11 @@ struct InterfaceTarget {
     // `ethtool -C <if> rx-frames N`: the frames one interrupt may wait for (with rx-usecs, the
     // first of the two reached ends the wait).
     std::optional<std::uint32_t> rxFrames;
+    // How many receive and transmit queues the NIC runs (`ethtool -L`), and how its RSS
+    // indirection table spreads flows over the receive rings (`ethtool -X`). A new channel count
+    // goes first: the spread and the queues' masks are those of the new queues.
+    ChannelCounts channels;
+    std::optional<RssSpread> rss;
     std::string why;
 };
 

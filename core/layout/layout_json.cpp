@@ -105,8 +105,12 @@ private:
 };
 
 // The oldest version that holds all of `l`, so that older readers still read what they can:
-// 3 with TX worker CPUs or threaded NAPI switched, 2 with cpufreq governors, else 1.
+// 5 with channel counts or an RSS spread, 4 with rx-frames, 3 with TX worker CPUs or threaded
+// NAPI switched, 2 with cpufreq governors, else 1.
 int schemaVersion(const Layout& l) {
+    if (std::any_of(l.interfaces.begin(), l.interfaces.end(),
+                    [](const InterfaceTarget& t) { return t.channels.any() || t.rss; }))
+        return 5;
     if (std::any_of(l.interfaces.begin(), l.interfaces.end(),
                     [](const InterfaceTarget& t) { return t.rxFrames.has_value(); }))
         return 4;
@@ -213,7 +217,7 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
             const auto& e = (*a)[i];
             if (!r.object(e, w,
                           {"interface", "napi_cpus", "tx_worker_cpus", "threaded", "rx_usecs",
-                           "rx_frames", "why"}))
+                           "rx_frames", "channels", "rss", "why"}))
                 break;
             InterfaceTarget t;
             t.interface = r.string(e, "interface", w, true).value_or("");
@@ -224,6 +228,25 @@ std::optional<Layout> readLayout(Reader& r, const json& j, const std::string& wh
                 t.rxUsecs = static_cast<std::uint32_t>(*v);
             if (auto v = r.integer(e, "rx_frames", w, false, 0, 65'535))
                 t.rxFrames = static_cast<std::uint32_t>(*v);
+            if (e.contains("channels") &&
+                r.object(e["channels"], Reader::join(w, "channels"), {"rx", "tx", "combined"})) {
+                const auto cw = Reader::join(w, "channels");
+                for (const auto& [key, field] :
+                     {std::pair{"rx", &ChannelCounts::rx}, std::pair{"tx", &ChannelCounts::tx},
+                      std::pair{"combined", &ChannelCounts::combined}})
+                    if (auto v = r.integer(e["channels"], key, cw, false, 1, 65'535))
+                        t.channels.*field = static_cast<std::uint32_t>(*v);
+                if (r.ok() && !t.channels.any())
+                    r.fail(cw, "names no channel count (rx, tx or combined)");
+            }
+            if (auto s = r.string(e, "rss", w, false)) {
+                t.rss = RssSpread::parse(*s);
+                if (!t.rss)
+                    r.fail(Reader::join(w, "rss"),
+                           "expected \"default\", \"equal N\" or \"weight W0 W1 ...\" (whole "
+                           "numbers up to 65535, at most 4096 weights, not all 0), not '" +
+                               text::printable(*s, 40) + "'");
+            }
             t.why = r.string(e, "why", w, false).value_or("");
             l.interfaces.push_back(std::move(t));
         }
@@ -322,6 +345,18 @@ json toJson(const Layout& l) {
                 e["rx_usecs"] = *t.rxUsecs;
             if (t.rxFrames)
                 e["rx_frames"] = *t.rxFrames;
+            if (t.channels.any()) {
+                json c = json::object();
+                if (t.channels.rx)
+                    c["rx"] = *t.channels.rx;
+                if (t.channels.tx)
+                    c["tx"] = *t.channels.tx;
+                if (t.channels.combined)
+                    c["combined"] = *t.channels.combined;
+                e["channels"] = c;
+            }
+            if (t.rss)
+                e["rss"] = t.rss->toString();
             if (!t.why.empty())
                 e["why"] = t.why;
             ifs.push_back(e);

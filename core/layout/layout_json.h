@@ -16,8 +16,8 @@ namespace coresteer::layout {
 // The newest version each reader takes. Version 2 added `cpufreq`, version 3 an interface's
 // `tx_worker_cpus` and `threaded`; a file is written with the oldest version that holds what it
 // has, so that older readers still read a layout without these.
-inline constexpr const char* kLayoutSchema = "coresteer.layout/4";
-inline constexpr const char* kPresetSchema = "coresteer.preset/4";
+inline constexpr const char* kLayoutSchema = "coresteer.layout/5";
+inline constexpr const char* kPresetSchema = "coresteer.preset/5";
 
 struct Preset {
     std::string name;

@@ -108,7 +108,19 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
         queues += line({t.interface, std::to_string(t.queue), "xps", t.xpsCpus.toHex(width)});
     std::set<std::string> napiDone;    // a driver's NAPI device serves several interfaces
     std::set<std::string> workersDone; // and a radio's TX worker all of the chip's bands
-    // Threaded NAPI first: switched on, its threads appear for the lines after these.
+    // Channel counts and the RSS spread first (at boot the driver's table is its default, which
+    // follows a new count), then threaded NAPI: switched on, its threads appear for the lines
+    // after these.
+    for (const auto& t : l.interfaces) {
+        for (const auto& [kind, count] :
+             {std::pair{"combined", t.channels.combined}, std::pair{"rx", t.channels.rx},
+              std::pair{"tx", t.channels.tx}})
+            if (count)
+                threads +=
+                    line({t.interface, std::string("channels-") + kind, std::to_string(*count)});
+        if (t.rss)
+            threads += line({t.interface, "rss", t.rss->toString()});
+    }
     for (const auto& t : l.interfaces)
         if (t.threaded)
             threads += line({t.interface, "threaded", *t.threaded ? "1" : "0"});
@@ -151,7 +163,8 @@ std::string makeRouterApplyScript(const Layout& l, const RouterScriptContext& co
          shellQuote(l.rpsSockFlowEntries ? std::to_string(*l.rpsSockFlowEntries) : "") +
          "\nQUEUES=" + shellQuote(queues) + "\nTHREADS=" + shellQuote(threads) +
          "\nCPUFREQ=" + shellQuote(cpufreq) + "\nIRQS=" + shellQuote(irqs) +
-         "\nFIND_IRQS=" + shellQuote(router_scripts::kFindIrqsAwk) + "\n";
+         "\nFIND_IRQS=" + shellQuote(router_scripts::kFindIrqsAwk) +
+         "\nRSS_SPEC=" + shellQuote(router_scripts::kRssSpecAwk) + "\n";
     s += router_scripts::kCommonSh;
     s += router_scripts::kStateDirSh;
     if (options.banInIrqbalance)

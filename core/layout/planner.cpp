@@ -95,6 +95,7 @@ public:
         pinNapiThreads();
         pinTxWorkers();
         planPppSteering(m_snap, m_layout);
+        planQueues(m_snap, m_layout);
         irqbalanceNote();
         governors();
         if (m_goal.load)
@@ -481,6 +482,28 @@ private:
         wifiOn(little.back(), littleName + " " + cpuName(little.back()));
     }
 
+    // A transmit queue of a multi-queue NIC on the CPU that takes its vector's interrupt (the
+    // core of the same number where no vector names the queue): the CPU that sends on it is the
+    // one that completes it, and under a multi-queue root qdisc (mq, cake_mq) its own qdisc.
+    void xpsPerQueue(const NetInterface& p, int queue, const std::map<int, int>& queueCpu) {
+        const auto it = queueCpu.find(queue);
+        const int cpu = it != queueCpu.end()
+                            ? it->second
+                            : m_online[static_cast<std::size_t>(queue) % m_online.size()];
+        std::string why = "Transmit queue " + std::to_string(queue) + " on " + cpuName(cpu) +
+                          (it != queueCpu.end() ? ", the core that takes its interrupt"
+                                                : ", the core of the same number");
+        if (p.multiQueueQdisc())
+            why += ": under " + p.rootQdisc + " each queue has a qdisc of its own, so what " +
+                   cpuName(cpu) + " sends is queued, sent and completed there.";
+        else if (!p.rootQdisc.empty() && p.rootQdisc != "noqueue")
+            why += " (its root qdisc " + p.rootQdisc +
+                   " is one for all queues: every packet passes its one lock first).";
+        else
+            why += ".";
+        m_layout.tx.push_back({p.name, queue, one(cpu, m_width), why});
+    }
+
     void rss() {
         const std::size_t n = m_online.size();
         std::size_t offset = 0; // the next unit starts where the last one ended
@@ -497,6 +520,12 @@ private:
                 continue;
             }
             const bool frameEngine = u.irqs.size() == n + 1; // n RSS rings plus the TX completion
+            std::map<int, int> queueCpu;                     // a transmit queue's vector -> its CPU
+            const auto note = [&](std::size_t i, int cpu) {
+                if (const auto* info = m_snap.irq(u.irqs[i]);
+                    info && info->queue && info->role != IrqRole::Rx)
+                    queueCpu.emplace(*info->queue, cpu);
+            };
             for (std::size_t i = 0; i < u.irqs.size(); ++i) {
                 if (frameEngine && i == n) {
                     const int cpu = m_online[n / 2];
@@ -508,6 +537,7 @@ private:
                 const auto* info = m_snap.irq(u.irqs[i]);
                 if (info && info->affinityHint && info->affinityHint->count() == 1 &&
                     info->affinityHint->isSubsetOf(m_snap.topology.online)) {
+                    note(i, info->affinityHint->highest()); // one CPU
                     setIrq(u.irqs[i], *info->affinityHint,
                            u.name() + " queue interrupt " + std::to_string(i) + " on CPU" +
                                info->affinityHint->toList() +
@@ -515,6 +545,7 @@ private:
                     continue;
                 }
                 const int cpu = m_online[(offset + i) % n];
+                note(i, cpu);
                 setIrq(u.irqs[i], one(cpu, m_width),
                        u.name() + " queue interrupt " + std::to_string(i) + " on " + cpuName(cpu) +
                            ": the NIC spreads flows over its queues (RSS), one queue per core.");
@@ -526,11 +557,7 @@ private:
             for (const auto* p : u.ports)
                 for (const auto& q : p->tx)
                     if (q.xpsCpus && p->tx.size() > 1)
-                        m_layout.tx.push_back(
-                            {p->name, q.index,
-                             one(m_online[static_cast<std::size_t>(q.index) % n], m_width),
-                             "Transmit queue " + std::to_string(q.index) +
-                                 " on the core of the same number."});
+                        xpsPerQueue(*p, q.index, queueCpu);
         }
         m_layout.notes.push_back("The NICs spread received flows themselves (RSS): their queue "
                                  "interrupts go one per core, and RPS is off.");

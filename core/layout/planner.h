@@ -33,5 +33,11 @@ void planPppSteering(const Snapshot& snap, Layout& layout);
 // load: adds rx-usecs and rx-frames to `layout`'s interface targets, and notes where
 // coalescing would help but cannot be set.
 void proposeCoalescing(const Snapshot& snap, const MeasuredLoad& load, Layout& layout);
+// The planner's queue step (planner_queues.cpp): a NIC that runs fewer channels than it has
+// and than there are cores gets as many as both allow (ethtool -L), and an RSS table that
+// leaves rings out gets its default spread back (ethtool -X), each with the reason.
+void planQueues(const Snapshot& snap, Layout& layout);
+// `layout`'s target for interface `name`, added where it has none (for the steps above).
+InterfaceTarget& targetFor(Layout& layout, const std::string& name);
 
 } // namespace coresteer::layout

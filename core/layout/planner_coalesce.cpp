@@ -41,6 +41,8 @@ std::string measured(const Hot& h, const MeasuredLoad& load) {
            text::fixed(load.seconds, 0) + " s)";
 }
 
+} // namespace
+
 InterfaceTarget& targetFor(Layout& layout, const std::string& name) {
     const auto it = std::find_if(layout.interfaces.begin(), layout.interfaces.end(),
                                  [&](const InterfaceTarget& t) { return t.interface == name; });
@@ -50,8 +52,6 @@ InterfaceTarget& targetFor(Layout& layout, const std::string& name) {
     layout.interfaces.back().interface = name;
     return layout.interfaces.back();
 }
-
-} // namespace
 
 void proposeCoalescing(const Snapshot& snap, const MeasuredLoad& load, Layout& layout) {
     // Each interface's hottest receive vector, and how many receive vectors it has.

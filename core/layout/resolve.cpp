@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace coresteer::layout {
 
@@ -58,6 +59,125 @@ std::string maskProblem(const CpuMask& mask, const Topology& topo, bool mayBeEmp
     return "";
 }
 
+// Queue counts after a layout's new channel counts, per interface whose count changes:
+// {rx: {queues, "2 combined channels"}, tx: {...}}.
+using QueueCounts = std::map<std::string, std::pair<std::pair<std::uint32_t, std::string>,
+                                                    std::pair<std::uint32_t, std::string>>>;
+
+std::string notYet(const QueueCounts& after, const std::string& iface, int queue, bool rx) {
+    const auto it = after.find(iface);
+    if (it != after.end()) {
+        const auto& [count, channels] = rx ? it->second.first : it->second.second;
+        if (queue >= 0 && static_cast<std::uint32_t>(queue) < count)
+            return "this queue comes with " + channels +
+                   ": apply again after this one to set it (a persisted layout sets it at boot)";
+    }
+    return "no such queue here";
+}
+
+std::string driverOf(const NetInterface& nif) {
+    return nif.driver.empty() ? std::string() : " (" + nif.driver + ")";
+}
+
+// Channel counts and RSS spreads (ethtool -L, -X): their writes first, a lower count after the
+// spread that fits it and a higher one before the spread that uses it; and the queue counts they
+// leave, for the queue and IRQ targets that follow.
+QueueCounts queueCounts(const Layout& layout, const Snapshot& snap, Resolution& r) {
+    QueueCounts out;
+    for (const auto& t : layout.interfaces) {
+        if ((!t.channels.any() && !t.rss) || !validInterfaceName(t.interface))
+            continue; // the interface loop below names an invalid one
+        const auto* nif = snap.interface(t.interface);
+        if (!nif)
+            continue;
+        std::vector<Write> channelWrites;
+        Channels now = nif->channels.value_or(Channels{});
+        Channels next = now;
+        const auto kinds = {std::tuple{"combined", &ChannelCounts::combined, &Channels::combined},
+                            std::tuple{"rx", &ChannelCounts::rx, &Channels::rx},
+                            std::tuple{"tx", &ChannelCounts::tx, &Channels::tx}};
+        for (const auto& [name, want, has] : kinds) {
+            if (!(t.channels.*want))
+                continue;
+            const auto value = *(t.channels.*want);
+            const std::string target = t.interface + " " + name + " channels";
+            const auto& count = now.*has;
+            if (!nif->channels)
+                r.skipped.push_back({target, "its channels were not read (no ethtool here)"});
+            else if (!count.max)
+                r.skipped.push_back({target, "its driver" + driverOf(*nif) + " has no " + name +
+                                                 " channels (ethtool -l)"});
+            else if (value > *count.max)
+                r.skipped.push_back({target, "at most " + std::to_string(*count.max) +
+                                                 " (ethtool -l's pre-set maximum)"});
+            else {
+                channelWrites.push_back(
+                    {Write::Kind::Channels, target, "ethtool:" + t.interface + ":channels-" + name,
+                     std::to_string(value), count.current ? std::to_string(*count.current) : "",
+                     t.why});
+                if (count.current != value)
+                    (next.*has).current = value;
+            }
+        }
+        const bool changed = !(next == now);
+        const auto ringsNow = nif->rss ? nif->rss->rings : now.rxRings().value_or(0);
+        const auto ringsAfter = changed ? next.rxRings().value_or(ringsNow) : ringsNow;
+        std::optional<Write> rssWrite;
+        if (t.rss) {
+            const std::string target = t.interface + " RSS";
+            const auto& table = nif->rss;
+            const auto top =
+                t.rss->equal ? t.rss->equal : static_cast<std::uint32_t>(t.rss->weights.size());
+            if (!table)
+                r.skipped.push_back({target, "its indirection table was not read (no ethtool "
+                                             "here)"});
+            else if (table->table.empty())
+                r.skipped.push_back({target, "its driver" + driverOf(*nif) +
+                                                 " has no RSS indirection table (ethtool -x)"});
+            else if (top > ringsAfter)
+                r.skipped.push_back({target, t.rss->toString() + " needs " + std::to_string(top) +
+                                                 " receive rings; it has " +
+                                                 std::to_string(ringsAfter)});
+            else if (const auto want = t.rss->tableFor(table->table.size(), ringsAfter);
+                     want.empty())
+                r.skipped.push_back({target, "weights that sum above its " +
+                                                 std::to_string(table->table.size()) +
+                                                 " table entries, which ethtool refuses"});
+            else if (const auto cur = RssSpread::of(table->table, table->rings); !cur)
+                r.skipped.push_back({target, "its indirection table now is no spread that ethtool "
+                                             "can set (default, equal N or weights), so a revert "
+                                             "could not put it back"});
+            else
+                rssWrite = Write{Write::Kind::Rss, target, "ethtool:" + t.interface + ":rss",
+                                 RssSpread::of(want, ringsAfter).value_or(*t.rss).toString(),
+                                 // After a higher count, the spread is the driver's to say.
+                                 changed && ringsAfter > ringsNow ? "" : cur->toString(), t.why};
+        }
+        const bool fewer = changed && ringsAfter < ringsNow;
+        if (rssWrite && fewer)
+            r.writes.push_back(*rssWrite);
+        r.writes.insert(r.writes.end(), channelWrites.begin(), channelWrites.end());
+        if (rssWrite && !fewer)
+            r.writes.push_back(*rssWrite);
+        if (changed) {
+            const auto describe = [](const ChannelCounts& c, const Channels& n) {
+                std::string s;
+                for (const auto& [name, field, count] :
+                     {std::tuple{"combined", c.combined, n.combined.current},
+                      std::tuple{"rx", c.rx, n.rx.current}, std::tuple{"tx", c.tx, n.tx.current}})
+                    if (field)
+                        s += (s.empty() ? "" : ", ") + std::to_string(*count) + " " + name;
+                return s + " channels";
+            };
+            const auto what = describe(t.channels, next);
+            out[t.interface] = {
+                {next.combined.current.value_or(0) + next.rx.current.value_or(0), what},
+                {next.combined.current.value_or(0) + next.tx.current.value_or(0), what}};
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 bool validInterfaceName(std::string_view n) {
@@ -76,7 +196,7 @@ bool Write::changes() const {
 bool Write::same(const std::string& a, const std::string& b) const {
     if (isNumber())
         return text::parseU64(text::trim(a)) == text::parseU64(text::trim(b));
-    if (kind == Kind::Governor)
+    if (kind == Kind::Governor || kind == Kind::Rss)
         return text::trim(a) == text::trim(b);
     const auto ma = CpuMask::fromHex(a), mb = CpuMask::fromHex(b);
     return ma && mb && *ma == *mb;
@@ -124,6 +244,17 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
     Resolution r;
     const auto& topo = snap.topology;
     const int width = std::max(topo.maskWidth, 1);
+    const auto after = queueCounts(layout, snap, r);
+    // A queue or an IRQ that a new channel count takes away, or that it brings.
+    const auto changedQueue = [&](const std::string& iface, int queue, bool rx) -> std::string {
+        const auto it = after.find(iface);
+        if (it == after.end())
+            return "";
+        const auto& [count, channels] = rx ? it->second.first : it->second.second;
+        if (queue < 0 || static_cast<std::uint32_t>(queue) < count)
+            return "";
+        return "goes away with " + channels + " (ethtool -L)";
+    };
     for (const auto& t : layout.irqs) {
         const auto irq = names.find(t.irq);
         if (!irq) {
@@ -131,6 +262,12 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
             continue;
         }
         const auto target = irqTarget(snap, *irq);
+        if (const auto* info = snap.irq(*irq); info && info->queue && info->interfaces.size() == 1)
+            if (const auto gone = changedQueue(info->interfaces.front(), *info->queue, true);
+                !gone.empty()) {
+                r.skipped.push_back({target, "its queue " + gone});
+                continue;
+            }
         if (const auto p = maskProblem(t.cpus, topo, false); !p.empty()) {
             r.skipped.push_back({target, p});
             continue;
@@ -153,8 +290,13 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
             for (const auto& cand : nif->rx)
                 if (cand.index == t.queue)
                     q = &cand;
+        if (const auto gone = changedQueue(t.interface, t.queue, true); !gone.empty()) {
+            r.skipped.push_back({target, "this queue " + gone});
+            continue;
+        }
         if (!q) {
-            r.skipped.push_back({target, nif ? "no such queue here" : "no such interface here"});
+            r.skipped.push_back({target, nif ? notYet(after, t.interface, t.queue, true)
+                                             : "no such interface here"});
             continue;
         }
         const std::string dir =
@@ -184,8 +326,13 @@ Resolution resolve(const Layout& layout, const Snapshot& snap, const IrqNames& n
             for (const auto& cand : nif->tx)
                 if (cand.index == t.queue)
                     q = &cand;
+        if (const auto gone = changedQueue(t.interface, t.queue, false); !gone.empty()) {
+            r.skipped.push_back({target, "this queue " + gone});
+            continue;
+        }
         if (!q) {
-            r.skipped.push_back({target, nif ? "no such queue here" : "no such interface here"});
+            r.skipped.push_back({target, nif ? notYet(after, t.interface, t.queue, false)
+                                             : "no such interface here"});
             continue;
         }
         if (!q->xpsCpus) {
@@ -343,8 +490,16 @@ Layout currentLayout(const Snapshot& snap, const Layout& layout) {
         c.napiCpus = t.napiCpus ? nif->napiMask() : std::nullopt;
         c.txWorkerCpus = t.txWorkerCpus ? nif->txWorkerMask() : std::nullopt;
         c.threaded = t.threaded ? nif->threadedNapi : std::nullopt;
+        if (nif->channels) {
+            c.channels.combined =
+                t.channels.combined ? nif->channels->combined.current : std::nullopt;
+            c.channels.rx = t.channels.rx ? nif->channels->rx.current : std::nullopt;
+            c.channels.tx = t.channels.tx ? nif->channels->tx.current : std::nullopt;
+        }
+        if (t.rss && nif->rss)
+            c.rss = RssSpread::of(nif->rss->table, nif->rss->rings);
         c.why = "as it was";
-        if (c.napiCpus || c.txWorkerCpus || c.threaded)
+        if (c.napiCpus || c.txWorkerCpus || c.threaded || c.channels.any() || c.rss)
             cur.interfaces.push_back(std::move(c));
     }
     for (const auto& t : layout.governors)
@@ -376,8 +531,13 @@ Layout currentLayout(const Snapshot& snap) {
         c.interface = nif.name;
         c.napiCpus = nif.napiMask();
         c.txWorkerCpus = nif.txWorkerMask();
+        // A multi-queue NIC's queue pairs and RSS spread, where ethtool showed them.
+        if (nif.channels && nif.channels->combined.max > 1u)
+            c.channels.combined = nif.channels->combined.current;
+        if (nif.rss && !nif.rss->table.empty())
+            c.rss = RssSpread::of(nif.rss->table, nif.rss->rings);
         c.why = "as found";
-        if (c.napiCpus || c.txWorkerCpus)
+        if (c.napiCpus || c.txWorkerCpus || c.channels.any() || c.rss)
             all.interfaces.push_back(std::move(c));
     }
     if (snap.rpsSockFlowEntries)

@@ -26,6 +26,11 @@ struct Write {
         RxFrames,     // path "ethtool:<if>:rx-frames": the same
         Governor,     // sys/devices/system/cpu/cpufreq/policyN/scaling_governor: a name
         Threaded,     // sys/class/net/<if>/threaded: 1 or 0
+        // "ethtool:<if>:channels-combined" (-rx, -tx): ethtool -L, on the live root only.
+        Channels,
+        // "ethtool:<if>:rss": ethtool -X with "default", "equal N" or "weight W0 W1 ...", in
+        // the one form that gives the table (RssSpread::of), on the live root only.
+        Rss,
     };
     Kind kind;
     std::string target; // "IRQ 96 (eth1)", "eth1 rx-0 rps_cpus"
@@ -40,10 +45,12 @@ struct Write {
     bool same(const std::string& a, const std::string& b) const;
     bool isNumber() const {
         return kind == Kind::RpsFlowCnt || kind == Kind::RpsSockFlowEntries ||
-               kind == Kind::RxUsecs || kind == Kind::RxFrames || kind == Kind::Threaded;
+               kind == Kind::RxUsecs || kind == Kind::RxFrames || kind == Kind::Threaded ||
+               kind == Kind::Channels;
     }
     bool isCommand() const {
-        return kind == Kind::NapiAffinity || kind == Kind::RxUsecs || kind == Kind::RxFrames;
+        return kind == Kind::NapiAffinity || kind == Kind::RxUsecs || kind == Kind::RxFrames ||
+               kind == Kind::Channels || kind == Kind::Rss;
     }
 };
 

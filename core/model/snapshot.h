@@ -10,6 +10,7 @@
 #include "core/kernel/interrupts.h"
 #include "core/kernel/procstat.h"
 #include "core/kernel/topology.h"
+#include "core/model/rss.h"
 
 #include <cstdint>
 #include <memory>
@@ -168,6 +169,27 @@ struct Coalescing {
     bool operator==(const Coalescing&) const = default;
 };
 
+// Channel (queue) counts as `ethtool -l <if>` reports them (ethtool/<if>/channels): the
+// pre-set maximums and the current ones. A kind the driver does not have ("n/a") is absent.
+struct Channels {
+    struct Count {
+        std::optional<std::uint32_t> max, current;
+        bool operator==(const Count&) const = default;
+    };
+    Count rx, tx, other, combined;
+    bool operator==(const Channels&) const = default;
+    // The receive rings now: combined plus rx ones (nullopt when neither is known).
+    std::optional<std::uint32_t> rxRings() const;
+};
+
+// The RSS indirection table as `ethtool -x <if>` reports it (ethtool/<if>/rxfh): entry i is the
+// receive ring that flows hashing to i go to. Empty where the driver has none.
+struct RssTable {
+    std::uint32_t rings = 0; // "with N RX ring(s)"
+    std::vector<std::uint32_t> table;
+    bool operator==(const RssTable&) const = default;
+};
+
 struct NetInterface {
     std::string name;
     std::string driver;    // basename of device/driver
@@ -186,6 +208,13 @@ struct NetInterface {
     // nullopt: not read (no ethtool on the router, or a capture without it); every part
     // absent: the driver takes no coalescing.
     std::optional<Coalescing> coalescing;
+    // nullopt: not read; a Channels without a part: the driver reports no channels.
+    std::optional<Channels> channels;
+    // nullopt: not read; an empty table: the driver has no indirection table.
+    std::optional<RssTable> rss;
+    // The kind of its root qdisc ("mq", "cake", "fq_codel", "noqueue"), from `tc qdisc show`
+    // (tc/qdisc) or else `ip link show` (ip/link); empty when unknown.
+    std::string rootQdisc;
     std::vector<RxQueue> rx;
     std::vector<TxQueue> tx;
     std::vector<NapiThread> napi;       // by PID
@@ -202,6 +231,9 @@ struct NetInterface {
     std::optional<CpuMask> txWorkerMask() const { return commonMask(txWorkers); }
     // A Wi-Fi netdev (by driver, or by OpenWrt's and the kernel's naming).
     bool isWireless() const;
+    // Its root qdisc has one child qdisc per TX queue (mq, cake_mq, mqprio, taprio): each queue
+    // is then sent from on its own, without one lock for all of them.
+    bool multiQueueQdisc() const;
 };
 
 struct Snapshot {

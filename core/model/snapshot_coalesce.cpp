@@ -57,19 +57,8 @@ Coalescing parseCoalescing(std::string_view text, Diagnostics& diag, const std::
 }
 
 std::optional<Coalescing> readCoalescing(BundleReader& r, const std::string& name) {
-    const std::string path = "ethtool/" + name + "/coalesce";
-    const auto* e = r.bundle().get(path);
-    if (!e)
-        return std::nullopt;
-    // ethtool's own refusal: the driver has no coalescing at all. That is an answer, not a
-    // failure to read.
-    if (e->kind == BundleEntry::Kind::Unreadable &&
-        e->data.find("Operation not supported") != std::string::npos)
-        return Coalescing{};
-    const auto t = r.text(path);
-    if (!t)
-        return std::nullopt;
-    return parseCoalescing(*t, r.diag(), path);
+    // ethtool's own refusal means the driver has no coalescing at all: an answer, not a failure.
+    return readEthtool<Coalescing>(r, name, "coalesce", parseCoalescing);
 }
 
 } // namespace coresteer::detail

@@ -36,6 +36,32 @@ void readPppoeSessions(BundleReader& r, Snapshot& snap);
 std::optional<Coalescing> readCoalescing(BundleReader& r, const std::string& name);
 // The same of the text itself; `file` names it in warnings.
 Coalescing parseCoalescing(std::string_view text, Diagnostics& diag, const std::string& file);
+// ethtool/<name>/<what> (a command's answer the collector framed, or a capture): nullopt where
+// it was not read, T{} where ethtool said the driver has no such thing ("Operation not
+// supported"), else what `parse` makes of its text.
+template <typename T, typename Parse>
+std::optional<T> readEthtool(BundleReader& r, const std::string& name, const char* what,
+                             Parse parse) {
+    const std::string path = "ethtool/" + name + "/" + what;
+    const auto* e = r.bundle().get(path);
+    if (!e)
+        return std::nullopt;
+    if (e->kind == BundleEntry::Kind::Unreadable &&
+        e->data.find("Operation not supported") != std::string::npos)
+        return T{};
+    const auto t = r.text(path);
+    if (!t)
+        return std::nullopt;
+    return parse(*t, r.diag(), path);
+}
+// `ethtool -l` and `ethtool -x` of one interface, from ethtool/<name>/channels and
+// ethtool/<name>/rxfh (snapshot_rss.cpp).
+std::optional<Channels> readChannels(BundleReader& r, const std::string& name);
+std::optional<RssTable> readRssTable(BundleReader& r, const std::string& name);
+Channels parseChannels(std::string_view text, Diagnostics& diag, const std::string& file);
+RssTable parseRssTable(std::string_view text, Diagnostics& diag, const std::string& file);
+// Each interface's root qdisc, from tc/qdisc (`tc qdisc show`) or ip/link (`ip link show`).
+void readRootQdiscs(BundleReader& r, Snapshot& snap);
 
 // KEY='value' lines as in /etc/openwrt_release and /etc/os-release.
 std::map<std::string, std::string> parseShellAssignments(std::string_view data, Diagnostics& diag,

@@ -49,6 +49,27 @@ json coalescing(const std::optional<Coalescing>& c) {
             {"rx_frames", opt(c->rxFrames)}};
 }
 
+json channels(const std::optional<Channels>& c) {
+    if (!c)
+        return nullptr;
+    json j = json::object();
+    for (const auto& [name, k] :
+         {std::pair{"rx", &c->rx}, std::pair{"tx", &c->tx}, std::pair{"other", &c->other},
+          std::pair{"combined", &c->combined}})
+        if (k->max || k->current)
+            j[name] = {{"max", opt(k->max)}, {"current", opt(k->current)}};
+    return j;
+}
+
+json rss(const std::optional<RssTable>& t) {
+    if (!t)
+        return nullptr;
+    const auto spread = RssSpread::of(t->table, t->rings);
+    return {{"rings", t->rings},
+            {"table", t->table},
+            {"spread", spread ? json(spread->toString()) : json(nullptr)}};
+}
+
 json netCounters(const NetDevCounters& c) {
     using F = NetDevCounters;
     return json{{"rx_bytes", c.get(F::RxBytes)}, {"rx_packets", c.get(F::RxPackets)},
@@ -183,6 +204,9 @@ json toJson(const Snapshot& snap) {
                        {"ifindex", opt(n.ifindex)},
                        {"threaded_napi", opt(n.threadedNapi)},
                        {"coalescing", coalescing(n.coalescing)},
+                       {"channels", channels(n.channels)},
+                       {"rss", rss(n.rss)},
+                       {"root_qdisc", n.rootQdisc.empty() ? json(nullptr) : json(n.rootQdisc)},
                        {"irqs", n.irqs},
                        {"rx_queues", rx},
                        {"tx_queues", tx},

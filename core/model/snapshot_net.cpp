@@ -374,6 +374,8 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
         if (auto v = r.number(dir + "threaded", 1))
             nif.threadedNapi = *v == 1;
         nif.coalescing = readCoalescing(r, name);
+        nif.channels = readChannels(r, name);
+        nif.rss = readRssTable(r, name);
         // A radio's name is what its kernel threads carry ("mt76-tx phy0"): one that no thread
         // name could hold is no radio of coresteer's.
         if (auto phy = r.linkName(dir + "phy80211")) {
@@ -440,6 +442,7 @@ void readNetwork(BundleReader& r, Snapshot& snap) {
     }
 
     readPppoeSessions(r, snap);
+    readRootQdiscs(r, snap);
 
     // Name matching for IRQs that no MSI list claimed.
     const NameIndex index(snap.interfaces);

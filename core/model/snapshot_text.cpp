@@ -121,6 +121,20 @@ std::string toText(const Snapshot& snap) {
             if (c->rxFrames)
                 o << "  rx-frames " << *c->rxFrames;
         }
+        if (const auto& c = n.channels) {
+            for (const auto& [name, k] : {std::pair{"combined", &c->combined},
+                                          std::pair{"rx", &c->rx}, std::pair{"tx", &c->tx}})
+                if (k->current)
+                    o << "  " << name << " " << *k->current
+                      << (k->max ? "/" + std::to_string(*k->max) : std::string());
+        }
+        if (const auto& rss = n.rss; rss && !rss->table.empty()) {
+            const auto spread = RssSpread::of(rss->table, rss->rings);
+            o << "  RSS " << (spread ? spread->toString() : std::string("custom")) << " over "
+              << rss->table.size() << " entries";
+        }
+        if (!n.rootQdisc.empty())
+            o << "  qdisc " << n.rootQdisc;
         o << "\n";
         for (auto irqNo : n.irqs) {
             const auto* i = snap.irq(irqNo);

@@ -4,7 +4,7 @@
 # collect.sh: the functions of the collector script (collect_remote.h), which reads what a
 # snapshot needs in one run: the walk over the collection spec's globs that follows these
 # functions is made from the spec. Inputs: R (the root prefix), T (this run's token). Uses only
-# cat, readlink, ethtool -c and builtins; names found on the router only ever live in double-quoted
+# cat, readlink, ethtool -c/-l/-x, tc or ip and builtins; names found on the router only ever live in double-quoted
 # variables. Each entry is framed by the token (collect_remote.h says how):
 #   hdr KIND PATH      an entry's header line
 #   fin                its end
@@ -16,7 +16,9 @@
 #   rf PATH QUIET      a small attribute through the shell's read (no fork)
 #   lk PATH QUIET      a link's target (L)
 #   dr PATH QUIET      a directory's listing, or M
-#   ec NAME            `ethtool -c NAME` as the file ethtool/NAME/coalesce (the live root only)
+#   ec NAME            `ethtool -c`, `-l` and `-x NAME` as the files ethtool/NAME/coalesce,
+#                      .../channels and .../rxfh (the live root only)
+#   cmd PATH COMMAND.. a command's answer as the file PATH (the live root only)
 LC_ALL=C
 export LC_ALL
 NL='
@@ -71,11 +73,17 @@ lk() {
     else miss "$1" "$2"; fi
 }
 dr() { if [ -d "$R/$1" ]; then lsd "$1"; else miss "$1" "$2"; fi; }
-ec() {
-    case $1 in -*) return 0 ;; esac
-    hdr F "ethtool/$1/coalesce"
-    { e=$(ethtool -c "$1" 2>&1 >&3); } 3>&1
+cmd() {
+    hdr F "$1"
+    shift
+    { e=$("$@" 2>&1 >&3); } 3>&1
     rc=$?
     e=${e%%"$NL"*}
     printf '\n%s E %s %s\n' "$T" "$rc" "$e"
+}
+ec() {
+    case $1 in -*) return 0 ;; esac
+    cmd "ethtool/$1/coalesce" ethtool -c "$1"
+    cmd "ethtool/$1/channels" ethtool -l "$1"
+    cmd "ethtool/$1/rxfh" ethtool -x "$1"
 }

@@ -11,6 +11,15 @@
 #                 FUNCTION with the tab-separated fields of every line of TEXT, in order; no fork
 #   kthread PID   0 when the process is a kernel thread (its parent is kthreadd, PID 2): a user
 #                 process may call itself "napi/eth0-8193", only the kernel's threads have PPid 2
+#   channels_now IF KIND
+#                 the current count of KIND (combined, rx, tx) channels of IF, from `ethtool -l`,
+#                 into $cn (empty where the driver has none)
+#   rss_now IF [WANT]
+#                 the spread of IF's RSS indirection table (`ethtool -x`, through RSS_SPEC, the
+#                 awk of rss-spec.awk, which the script sets before this one), into $rn: "same"
+#                 when WANT gives that table; empty where no spread gives it
+#   rss_ok SPREAD 0 for "default", "equal N" or "weight N ...": the arguments of ethtool -X
+#                 coresteer writes
 
 # shellcheck disable=SC2034 # for the scripts that come after this one
 TAB='	'
@@ -68,4 +77,33 @@ each_line() {
         set +f
         "$el_fn" "$@"
     done
+}
+
+channels_now() {
+    case $2 in
+    combined) cn_k=Combined ;;
+    rx) cn_k=RX ;;
+    tx) cn_k=TX ;;
+    *) return 1 ;;
+    esac
+    cn=$(ethtool -l "$1" 2>/dev/null | sed -n "/^Current hardware settings:/,\$ s/^$cn_k:[[:space:]]*//p")
+    digits "$cn" || cn=
+}
+
+rss_now() {
+    rn=$(ethtool -x "$1" 2>/dev/null | awk -v want="${2:-}" "$RSS_SPEC") || rn=
+}
+
+rss_ok() {
+    case $1 in
+    default) return 0 ;;
+    'equal '*) digits "${1#equal }" && return 0 ;;
+    'weight '*)
+        ro_w=${1#weight }
+        case $ro_w in '' | ' '* | *' ' | *'  '* | *[!0-9\ ]*) return 1 ;; esac
+        [ "${#1}" -le 32768 ]
+        return
+        ;;
+    esac
+    return 1
 }

@@ -19,9 +19,11 @@
 #         sys/class/net/IF/queues/rx-N/rps_cpus, .../rx-N/rps_flow_cnt, .../tx-N/xps_cpus,
 #         proc/sys/net/core/rps_sock_flow_entries,
 #         sys/devices/system/cpu/cpufreq/policyN/scaling_governor), napi:PID (a kernel thread's
-#         CPUs, through taskset) or ethtool:IF:rx-usecs, ethtool:IF:rx-frames. restore writes
-#         nothing else, whatever
-#         revert.data says.
+#         CPUs, through taskset) or ethtool:IF:rx-usecs, ethtool:IF:rx-frames,
+#         ethtool:IF:channels-combined (-rx, -tx: ethtool -L), ethtool:IF:rss (ethtool -X, a
+#         spread as rss_ok takes it). restore writes nothing else, whatever revert.data says, and
+#         writes in the reverse order of the apply: a spread goes back before the channel count
+#         that it was made for, or after the count it needs.
 # Exit statuses the callers give: 2 a revert time out of range, 3 unsafe or unwritable state,
 # 4 an apply is pending.
 
@@ -166,9 +168,10 @@ key_ok() {
         kthread "${1#napi:}"
         return
         ;;
-    ethtool:*:rx-usecs | ethtool:*:rx-frames)
+    ethtool:*:rx-usecs | ethtool:*:rx-frames | ethtool:*:channels-combined | \
+        ethtool:*:channels-rx | ethtool:*:channels-tx | ethtool:*:rss)
         ko_if=${1#ethtool:}
-        ko_if=${ko_if%:rx-*}
+        ko_if=${ko_if%:*}
         case $ko_if in
         '' | . | .. | */* | *:*) return 1 ;;
         esac
@@ -220,6 +223,14 @@ key_ok() {
 # name (lower-case letters, digits, '_' and '-'); for threaded NAPI, 0 or 1.
 value_ok() {
     case $1 in
+    ethtool:*:rss)
+        rss_ok "$2"
+        return
+        ;;
+    ethtool:*)
+        digits "$2"
+        return
+        ;;
     */threaded)
         case $2 in
         0 | 1) return 0 ;;
@@ -254,6 +265,18 @@ getv() {
         case ${gv_k##*:} in
         rx-usecs) v=$(ethtool -c "${gv_k%:*}" 2>/dev/null | sed -n 's/^rx-usecs:[[:space:]]*//p') ;;
         rx-frames) v=$(ethtool -c "${gv_k%:*}" 2>/dev/null | sed -n 's/^rx-frames:[[:space:]]*//p') ;;
+        channels-*)
+            channels_now "${gv_k%:*}" "${gv_k##*:channels-}"
+            # shellcheck disable=SC2154 # cn: channels_now's answer (common.sh)
+            v=$cn
+            ;;
+        rss)
+            rss_now "${gv_k%:*}"
+            # shellcheck disable=SC2154 # rn: rss_now's answer (common.sh)
+            v=$rn
+            [ -n "$v" ]
+            return
+            ;;
         *) return 1 ;;
         esac
         # A parameter the driver does not take ("n/a") has no value to restore.
@@ -281,6 +304,38 @@ setv() {
             return 1
         fi
         taskset -p "$(printf '%s' "$2" | tr -d ,)" "${1#napi:}" >/dev/null
+        ;;
+    ethtool:*:channels-*)
+        sv_k=${1#ethtool:}
+        if ! digits "$2"; then
+            echo "not a number: $2" >&2
+            return 1
+        fi
+        if ! sv_e=$(ethtool -L "${sv_k%:*}" "${sv_k##*:channels-}" "$2" 2>&1); then
+            case $sv_e in
+            *unmodified* | *"no channel parameters changed"*) ;;
+            *)
+                printf '%s\n' "$sv_e" >&2
+                return 1
+                ;;
+            esac
+        fi
+        ;;
+    ethtool:*:rss)
+        sv_k=${1#ethtool:}
+        if ! rss_ok "$2"; then
+            echo "not a spread coresteer sets: $2" >&2
+            return 1
+        fi
+        set -f
+        # shellcheck disable=SC2086 # the spread's words: "equal 4"
+        sv_e=$(ethtool -X "${sv_k%:*}" $2 2>&1)
+        sv_s=$?
+        set +f
+        if [ "$sv_s" -ne 0 ]; then
+            printf '%s\n' "$sv_e" >&2
+            return 1
+        fi
         ;;
     ethtool:*)
         sv_k=${1#ethtool:}
@@ -316,16 +371,16 @@ setv() {
 # lines it left alone.
 restore() {
     [ -f "$D/revert.data" ] && [ ! -L "$D/revert.data" ] || return 0
-    rs_n=0
-    while IFS="$TAB" read -r rs_p rs_v; do
-        rs_n=$((rs_n + 1))
+    # Last line first, each with its line number.
+    awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print i "\t" l[i] }' "$D/revert.data" |
+    while IFS="$TAB" read -r rs_n rs_p rs_v; do
         [ -n "$rs_p" ] || continue
         if ! key_ok "$rs_p" || ! value_ok "$rs_p" "$rs_v"; then
             say "revert.data line $rs_n is not a value coresteer sets: left alone"
             continue
         fi
         setv "$rs_p" "$rs_v" >/dev/null 2>&1
-    done <"$D/revert.data"
+    done
 }
 
 # from: where this apply came from, for the message a second apply gets.

@@ -15,7 +15,11 @@
 #              is "@interface" when it was not known (the radio of the interface's phy80211);
 #              "interface<TAB>usecs<TAB>value": rx-usecs (these three on the live root only);
 #              "interface<TAB>threaded<TAB>1|0": threaded NAPI on or off (before the threads are
-#              looked for: switched on, they appear then)
+#              looked for: switched on, they appear then);
+#              "interface<TAB>channels-combined|channels-rx|channels-tx<TAB>N" (ethtool -L) and
+#              "interface<TAB>rss<TAB>default|equal N|weight W0 W1 ..." (ethtool -X): before the
+#              IRQs and queues are looked for, which a new channel count makes
+#   RSS_SPEC   rss-spec.awk, for rss_now (common.sh)
 #   CPUFREQ    "policy<TAB>governor" per cpufreq policy the layout sets a governor for
 #   MARK       the text every file coresteer writes carries
 #   STEERING   OpenWrt's platform packet-steering script as persist installed it, or "" for none
@@ -135,6 +139,46 @@ c() {
         esac
     fi
 }
+# e INTERFACE channels-KIND N | e INTERFACE rss SPREAD: ethtool -L and -X (the live root only),
+# before the IRQs and queues; nothing for the other THREADS lines.
+e() {
+    case $2 in channels-* | rss) ;; *) return 0 ;; esac
+    [ -z "$R" ] || return 0
+    [ -e "/sys/class/net/$1" ] || { missing=$((missing + 1)); return 0; }
+    case $2 in
+    channels-combined | channels-rx | channels-tx)
+        digits "$3" || return 0
+        channels_now "$1" "${2#channels-}"
+        [ "$cn" = "$3" ] && return 0
+        if [ -z "$cn" ]; then
+            once "ethtool:$1:$2" "$1: ethtool -l shows no ${2#channels-} channels"
+            return 0
+        fi
+        keep "ethtool:$1:$2" "$cn" || return 0
+        if ! ee=$(ethtool -L "$1" "${2#channels-}" "$3" 2>&1); then
+            case $ee in
+            *unmodified* | *"no channel parameters changed"*) ;;
+            *) once "ethtool:$1:$2" "$1: ethtool -L ${2#channels-} $3 failed: ${ee%%"$NL"*}" ;;
+            esac
+        fi
+        ;;
+    rss)
+        rss_ok "$3" || return 0
+        rss_now "$1" "$3"
+        # shellcheck disable=SC2154 # rn: rss_now's answer (common.sh)
+        [ "$rn" = same ] && return 0
+        if [ -z "$rn" ]; then
+            once "ethtool:$1:rss" "$1: its RSS indirection table is no spread ethtool can set back (or ethtool -x shows none): left as it is"
+            return 0
+        fi
+        keep "ethtool:$1:rss" "$rn" || return 0
+        set -f
+        # shellcheck disable=SC2086 # the spread's words: "equal 4"
+        ee=$(ethtool -X "$1" $3 2>&1) || once "ethtool:$1:rss" "$1: ethtool -X $3 failed: ${ee%%"$NL"*}"
+        set +f
+        ;;
+    esac
+}
 covered() {
     [ "$COVERED" != '*' ] || return 0
     cv_rest=$COVERED
@@ -173,6 +217,7 @@ thread() {
 }
 apply_all() {
     missing=0
+    each_line "$THREADS" e
     [ -z "$SOCK_FLOW" ] || put proc/sys/net/core/rps_sock_flow_entries "$SOCK_FLOW"
     if [ -n "$IRQS" ]; then
         found=$(printf '%s\n' "$IRQS" | awk "$FIND_IRQS" - "$R/proc/interrupts" 2>/dev/null)

@@ -9,7 +9,8 @@
 
 namespace coresteer::router_scripts {
 
-// TAB, NL, say, digits and kthread: what every script that keeps state starts with.
+// TAB, NL, say, digits, kthread and the ethtool readers: what every script that keeps state
+// starts with, after RSS_SPEC (kRssSpecAwk, for rss_now).
 extern const std::string_view kCommonSh;
 // D ($R/tmp/coresteer) and state_dir, which makes it with mode 0700 and refuses it when it is
 // anyone else's, a link, or holds a state file that is not a plain file.
@@ -43,6 +44,8 @@ extern const std::string_view kSteeringOverrideSh;
 extern const std::string_view kCollectSh;
 // The live sampler (stream.h). It holds no single quote: it travels inside one.
 extern const std::string_view kSamplerAwk;
+// The spread (`ethtool -X` arguments) that gives the RSS indirection table `ethtool -x` shows.
+extern const std::string_view kRssSpecAwk;
 // The revert job's body (after kRevertStateSh), run as `/bin/sh $D/revert.sh ID SECONDS`.
 extern const std::string_view kRevertJobSh;
 

@@ -51,6 +51,10 @@ const char* const kPaths[] = {
     "sys/class/net/$/threaded",
     "sys/class/net/$/phy80211",
     "ethtool/$/coalesce",
+    "ethtool/$/channels",
+    "ethtool/$/rxfh",
+    "tc/qdisc",
+    "ip/link",
     "sys/class/net/$/type",
     "proc/net/pppoe",
     "sys/class/net/$/queues",
@@ -154,6 +158,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto coalesced = plan(snap, loaded);
     parsedOrAbort(jsonText(toJson(coalesced)));
     (void)resolve(coalesced, snap);
+    // Whatever table the router showed: its spread, when it has one, makes that table again, and
+    // a layout of fuzzed counts and spreads resolves.
+    Layout queues;
+    for (const auto& nif : snap.interfaces) {
+        if (nif.rss) {
+            const auto spread = RssSpread::of(nif.rss->table, nif.rss->rings);
+            if (spread && spread->tableFor(nif.rss->table.size(), nif.rss->rings) != nif.rss->table)
+                std::abort();
+        }
+        InterfaceTarget t;
+        t.interface = nif.name;
+        t.channels.combined = fdp.ConsumeIntegralInRange<std::uint32_t>(1, 70);
+        t.rss = RssSpread::parse(fdp.ConsumeRandomLengthString(24));
+        queues.interfaces.push_back(t);
+        queues.rx.push_back({nif.name, fdp.ConsumeIntegralInRange(0, 80), std::nullopt, 1u, ""});
+    }
+    (void)resolve(queues, snap);
+    parsedOrAbort(jsonText(toJson(queues)));
     parsedOrAbort(persistedLayoutJson(planned, true));
     // The names the router gave, as a preset's fields: valid UTF-8 comes back as it was.
     Preset preset{snap.system.hostname, snap.system.boardName, {}, planned};

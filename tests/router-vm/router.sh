@@ -40,7 +40,7 @@ start)
             ip addr add "10.201.$i.1/24" dev "cs-tap$i"
             ip link set "cs-tap$i" up
             nics="$nics -netdev tap,id=n$i,ifname=cs-tap$i,script=no,downscript=no,queues=4"
-            nics="$nics -device virtio-net-pci,netdev=n$i,mq=on,vectors=10,addr=0x$((3 + i))"
+            nics="$nics -device virtio-net-pci,netdev=n$i,mq=on,rss=on,vectors=10,addr=0x$((3 + i))"
         else
             queues=1
             echo "router.sh: no multiqueue tap here (/dev/net/tun?): eth$i is a single-queue NIC" >&2

@@ -43,6 +43,7 @@
 #include <map>
 #include <netinet/in.h>
 #include <set>
+#include <sstream>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>

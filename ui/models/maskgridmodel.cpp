@@ -144,6 +144,43 @@ QString MaskGridModel::threadedText(const QString& iface) const {
     return text;
 }
 
+QString MaskGridModel::queuesText(const QString& iface) const {
+    const auto* nif = m_snap ? m_snap->interface(iface.toStdString()) : nullptr;
+    if (!nif)
+        return {};
+    QStringList parts;
+    if (nif->channels && nif->channels->combined.current && nif->channels->combined.max > 1u) {
+        QString text =
+            QString::number(*nif->channels->combined.current) + QStringLiteral(" queue pairs");
+        if (const auto p = pendingCombined(iface); p && *p != *nif->channels->combined.current)
+            text += QStringLiteral(" → ") + QString::number(*p);
+        parts << text;
+    }
+    if (nif->rss && !nif->rss->table.empty()) {
+        const auto now = RssSpread::of(nif->rss->table, nif->rss->rings);
+        QString text = QStringLiteral("RSS ") +
+                       (now ? qs(now->toString()) : QStringLiteral("as the driver's table says"));
+        if (const auto p = pendingRss(iface); p && (!now || !(*p == *now)))
+            text += QStringLiteral(" → ") + qs(p->toString());
+        parts << text;
+    }
+    return parts.join(QStringLiteral("  ·  "));
+}
+
+std::optional<std::uint32_t> MaskGridModel::pendingCombined(const QString& iface) const {
+    for (const auto& t : m_extras.interfaces)
+        if (t.channels.combined && qs(t.interface) == iface)
+            return t.channels.combined;
+    return std::nullopt;
+}
+
+std::optional<RssSpread> MaskGridModel::pendingRss(const QString& iface) const {
+    for (const auto& t : m_extras.interfaces)
+        if (t.rss && qs(t.interface) == iface)
+            return t.rss;
+    return std::nullopt;
+}
+
 std::optional<bool> MaskGridModel::pendingThreaded(const QString& iface) const {
     for (const auto& t : m_extras.interfaces)
         if (t.threaded && qs(t.interface) == iface)
@@ -384,8 +421,13 @@ QVariant MaskGridModel::data(const QModelIndex& index, int role) const {
                 return QString(r.label + QStringLiteral("  ·  ") + eventRate(it->second));
         return r.label;
     case Change:
-        if (heading && role == Qt::DisplayRole)
-            return threadedText(r.iface);
+        if (heading && role == Qt::DisplayRole) {
+            QStringList parts;
+            for (const auto& part : {threadedText(r.iface), queuesText(r.iface)})
+                if (!part.isEmpty())
+                    parts << part;
+            return parts.join(QStringLiteral("  ·  "));
+        }
         if (!r.pending || !r.current)
             return {};
         if (role == Qt::EditRole)

@@ -82,6 +82,11 @@ public:
     // The interface of that name where its kernel has the threaded-NAPI switch, else null.
     const NetInterface* threadedSwitch(const QString& iface) const;
     std::optional<bool> pendingThreaded(const QString& iface) const;
+    // Queue pairs and the RSS spread as the router has them and as the pending extras set them
+    // ("2 queue pairs → 4  ·  RSS equal 2 → default"); empty where ethtool showed neither.
+    QString queuesText(const QString& iface) const;
+    std::optional<std::uint32_t> pendingCombined(const QString& iface) const;
+    std::optional<RssSpread> pendingRss(const QString& iface) const;
     // Rows whose mask changes, and values of the extras that change.
     int changedCount() const;
 

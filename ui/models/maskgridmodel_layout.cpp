@@ -42,12 +42,14 @@ Layout MaskGridModel::offGrid(const Layout& layout) const {
         if (t.rpsFlowCnt)
             x.rx.push_back({t.interface, t.queue, std::nullopt, t.rpsFlowCnt, t.why});
     for (const auto& t : layout.interfaces)
-        if (t.rxUsecs || t.rxFrames || t.threaded) {
+        if (t.rxUsecs || t.rxFrames || t.threaded || t.channels.any() || t.rss) {
             InterfaceTarget e;
             e.interface = t.interface;
             e.threaded = t.threaded;
             e.rxUsecs = t.rxUsecs;
             e.rxFrames = t.rxFrames;
+            e.channels = t.channels;
+            e.rss = t.rss;
             e.why = t.why;
             x.interfaces.push_back(std::move(e));
         }
@@ -113,6 +115,8 @@ Layout MaskGridModel::pendingLayout(bool everyRow) const {
             it->rxUsecs = e.rxUsecs;
             it->rxFrames = e.rxFrames;
             it->threaded = e.threaded;
+            it->channels = e.channels;
+            it->rss = e.rss;
         } else
             l.interfaces.push_back(e);
     }

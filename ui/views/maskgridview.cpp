@@ -15,6 +15,8 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include <set>
+
 namespace coresteer::ui {
 
 using namespace coresteer::layout;
@@ -215,36 +217,72 @@ void MaskGridView::keyPressEvent(QKeyEvent* e) {
     QTableView::keyPressEvent(e);
 }
 
+void MaskGridView::editInterface(const std::string& iface,
+                                 const std::function<void(layout::InterfaceTarget&)>& edit,
+                                 const QString& what) {
+    auto extras = m_model->extras();
+    auto& list = extras.interfaces;
+    auto it = std::find_if(list.begin(), list.end(),
+                           [&](const layout::InterfaceTarget& t) { return t.interface == iface; });
+    if (it == list.end()) {
+        list.emplace_back();
+        it = std::prev(list.end());
+        it->interface = iface;
+        it->why = "Chosen in the mask grid.";
+    }
+    edit(*it);
+    if (!it->threaded && !it->rxUsecs && !it->rxFrames && !it->napiCpus && !it->txWorkerCpus &&
+        !it->channels.any() && !it->rss)
+        list.erase(it);
+    applyMasks({}, what, std::move(extras));
+}
+
 bool MaskGridView::chooseThreaded(int row, std::optional<bool> on) {
     const auto snap = m_model->snapshot(); // holds what nif points into
     const auto iface = m_model->interfaceOf(row);
     const auto* nif = m_model->threadedSwitch(iface);
     if (!nif)
         return false;
-    auto extras = m_model->extras();
-    auto& list = extras.interfaces;
-    auto it = std::find_if(list.begin(), list.end(), [&](const layout::InterfaceTarget& t) {
-        return t.interface == nif->name;
-    });
     // As the router has it: no switch at all.
     if (on == nif->threadedNapi)
         on.reset();
-    if (it == list.end() && on) {
-        list.emplace_back();
-        it = std::prev(list.end());
-        it->interface = nif->name;
-        it->why = "Chosen in the mask grid.";
-    }
-    if (it != list.end()) {
-        it->threaded = on;
-        if (!it->threaded && !it->rxUsecs && !it->rxFrames && !it->napiCpus && !it->txWorkerCpus)
-            list.erase(it);
-    }
-    applyMasks({},
-               iface + QStringLiteral(": threaded NAPI ") +
-                   (on ? (*on ? QStringLiteral("on") : QStringLiteral("off"))
-                       : QStringLiteral("as it is")),
-               std::move(extras));
+    editInterface(
+        nif->name, [&](layout::InterfaceTarget& t) { t.threaded = on; },
+        iface + QStringLiteral(": threaded NAPI ") +
+            (on ? (*on ? QStringLiteral("on") : QStringLiteral("off"))
+                : QStringLiteral("as it is")));
+    return true;
+}
+
+bool MaskGridView::chooseQueuePairs(int row, std::optional<std::uint32_t> combined) {
+    const auto snap = m_model->snapshot();
+    const auto iface = m_model->interfaceOf(row);
+    const auto* nif = snap ? snap->interface(iface.toStdString()) : nullptr;
+    if (!nif || !nif->channels || !nif->channels->combined.current)
+        return false;
+    if (combined == nif->channels->combined.current)
+        combined.reset();
+    editInterface(
+        nif->name, [&](layout::InterfaceTarget& t) { t.channels.combined = combined; },
+        iface + QStringLiteral(": ") +
+            (combined ? QString::number(*combined) + QStringLiteral(" queue pairs")
+                      : QStringLiteral("queue pairs as they are")));
+    return true;
+}
+
+bool MaskGridView::chooseRss(int row, std::optional<RssSpread> spread) {
+    const auto snap = m_model->snapshot();
+    const auto iface = m_model->interfaceOf(row);
+    const auto* nif = snap ? snap->interface(iface.toStdString()) : nullptr;
+    if (!nif || !nif->rss || nif->rss->table.empty())
+        return false;
+    if (spread && RssSpread::of(nif->rss->table, nif->rss->rings) == spread &&
+        !m_model->pendingCombined(iface))
+        spread.reset();
+    editInterface(
+        nif->name, [&](layout::InterfaceTarget& t) { t.rss = spread; },
+        iface + QStringLiteral(": RSS ") +
+            (spread ? QString::fromStdString(spread->toString()) : QStringLiteral("as it is")));
     return true;
 }
 
@@ -253,23 +291,59 @@ void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
     if (!index.isValid())
         return;
     if (m_model->kind(index.row()) == MaskGridModel::RowKind::Interface) {
-        // Threaded NAPI, where the kernel has the switch.
+        // Threaded NAPI where the kernel has the switch; queue pairs and the RSS spread where
+        // ethtool showed them.
         const auto snap = m_model->snapshot(); // holds what nif points into
         const auto iface = m_model->interfaceOf(index.row());
-        const auto* nif = m_model->threadedSwitch(iface);
+        const auto* nif = snap ? snap->interface(iface.toStdString()) : nullptr;
         if (!nif)
             return;
-        const auto pending = m_model->pendingThreaded(iface).value_or(*nif->threadedNapi);
         QMenu menu(this);
-        menu.addSection(iface + QStringLiteral(": threaded NAPI"));
-        for (const bool on : {true, false}) {
-            auto* a =
-                menu.addAction(on ? QStringLiteral("On: receive work in its own threads")
-                                  : QStringLiteral("Off: receive work in the softirq"),
-                               this, [this, row = index.row(), on] { chooseThreaded(row, on); });
-            a->setCheckable(true);
-            a->setChecked(pending == on);
+        const int row = index.row();
+        if (nif->threadedNapi) {
+            const auto pending = m_model->pendingThreaded(iface).value_or(*nif->threadedNapi);
+            menu.addSection(iface + QStringLiteral(": threaded NAPI"));
+            for (const bool on : {true, false}) {
+                auto* a = menu.addAction(on ? QStringLiteral("On: receive work in its own threads")
+                                            : QStringLiteral("Off: receive work in the softirq"),
+                                         this, [this, row, on] { chooseThreaded(row, on); });
+                a->setCheckable(true);
+                a->setChecked(pending == on);
+            }
         }
+        const auto& ch = nif->channels;
+        if (ch && ch->combined.current && ch->combined.max && *ch->combined.max > 1) {
+            const auto pending = m_model->pendingCombined(iface).value_or(*ch->combined.current);
+            menu.addSection(iface + QStringLiteral(": queue pairs (ethtool -L)"));
+            std::set<std::uint32_t> counts{*ch->combined.max, *ch->combined.current};
+            for (std::uint32_t n = 1; n < *ch->combined.max && counts.size() < 12; n *= 2)
+                counts.insert(n);
+            for (const auto n : counts) {
+                auto* a = menu.addAction(QString::number(n), this,
+                                         [this, row, n] { chooseQueuePairs(row, n); });
+                a->setCheckable(true);
+                a->setChecked(pending == n);
+            }
+        }
+        if (nif->rss && !nif->rss->table.empty()) {
+            const auto rings = m_model->pendingCombined(iface).value_or(nif->rss->rings);
+            const auto now = RssSpread::of(nif->rss->table, nif->rss->rings);
+            const auto pending = m_model->pendingRss(iface);
+            menu.addSection(iface + QStringLiteral(": RSS spread (ethtool -X)"));
+            std::vector<RssSpread> choices{RssSpread{}};
+            for (std::uint32_t n = 1; n < rings && choices.size() < 16; ++n)
+                choices.push_back(RssSpread{n, {}});
+            for (const auto& c : choices) {
+                const auto label =
+                    c.isDefault() ? QStringLiteral("Default: flows over all %1 rings").arg(rings)
+                                  : QStringLiteral("Equal over rings 0-%1").arg(c.equal - 1);
+                auto* a = menu.addAction(label, this, [this, row, c] { chooseRss(row, c); });
+                a->setCheckable(true);
+                a->setChecked(pending ? *pending == c : now && *now == c);
+            }
+        }
+        if (menu.isEmpty())
+            return;
         menu.exec(e->globalPos());
         return;
     }

@@ -11,6 +11,8 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 
+#include <functional>
+
 #include <map>
 
 class QUndoStack;
@@ -41,6 +43,11 @@ public:
     // Threaded NAPI of the interface of `row` switched on or off (nullopt: as the router has
     // it), as an undoable edit of the pending extras; false where the kernel has no switch.
     bool chooseThreaded(int row, std::optional<bool> on);
+    // The queue pairs (ethtool -L combined) and the RSS spread (ethtool -X) of the interface of
+    // `row`, as undoable edits of the pending extras (nullopt: as the router has it); false
+    // where ethtool showed no such thing for it.
+    bool chooseQueuePairs(int row, std::optional<std::uint32_t> combined);
+    bool chooseRss(int row, std::optional<RssSpread> spread);
 
 protected:
     void mousePressEvent(QMouseEvent* e) override;
@@ -50,6 +57,11 @@ protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
+    // One undoable edit of the pending extras' target for `iface` (added where it has none,
+    // dropped once it sets nothing), described as `what`.
+    void editInterface(const std::string& iface,
+                       const std::function<void(layout::InterfaceTarget&)>& edit,
+                       const QString& what);
     void paintCell(const QModelIndex& index);
     void finishStroke();
 

@@ -41,6 +41,22 @@ inline constexpr const char* kSysupgradeConf =
     "## be preserved during an upgrade.\n\n"
     "# /etc/example.conf\n# /etc/openvpn/\n";
 
+// Every diagnostic of a snapshot, one a line.
+inline std::string warnings(const Snapshot& snap) {
+    std::string out;
+    for (const auto& d : snap.diagnostics.entries())
+        out += d.toString() + "\n";
+    return out;
+}
+
+// The layout's target for an interface, or null.
+inline const InterfaceTarget* targetOf(const Layout& l, const std::string& name) {
+    for (const auto& t : l.interfaces)
+        if (t.interface == name)
+            return &t;
+    return nullptr;
+}
+
 inline std::string firstLine(const fs::path& p) {
     const auto s = slurp(p);
     return s.substr(0, s.find('\n'));

@@ -58,13 +58,6 @@ Layout planWith(const Snapshot& snap, const MeasuredLoad& load) {
     return plan(snap, goal);
 }
 
-const InterfaceTarget* targetOf(const Layout& l, const std::string& name) {
-    for (const auto& t : l.interfaces)
-        if (t.interface == name)
-            return &t;
-    return nullptr;
-}
-
 std::string notesAbout(const Layout& l, const std::string& what) {
     std::string out;
     for (const auto& n : l.notes)

@@ -200,8 +200,8 @@ TEST(Governor, LayoutFilesCarryGovernorsStrictly) {
                             &error));
     EXPECT_EQ(error.find('\x1b'), std::string::npos) << error;
     error.clear();
-    EXPECT_FALSE(layout::parseLayout(R"({"schema":"coresteer.layout/5"})", &error));
-    EXPECT_NE(error.find("reads up to coresteer.layout/4"), std::string::npos) << error;
+    EXPECT_FALSE(layout::parseLayout(R"({"schema":"coresteer.layout/6"})", &error));
+    EXPECT_NE(error.find("reads up to coresteer.layout/5"), std::string::npos) << error;
 }
 
 // Resolve writes only a governor the policy offers, to a policy that is there.

@@ -64,7 +64,7 @@ TEST(LayoutJson, StrictErrorsNameTheKey) {
         layoutError(R"({"schema":"coresteer.layout/1","irqs":[{"action":"eth0","cpus":"9-2"}]})")
             .find("irqs[0].cpus: expected a CPU list"),
         std::string::npos);
-    EXPECT_NE(layoutError(R"({"schema":"coresteer.layout/5"})").find("newer coresteer"),
+    EXPECT_NE(layoutError(R"({"schema":"coresteer.layout/6"})").find("newer coresteer"),
               std::string::npos);
     EXPECT_NE(layoutError(R"({"schema":"coresteer.preset/1"})").find("not a coresteer.layout file"),
               std::string::npos);

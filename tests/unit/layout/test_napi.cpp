@@ -158,10 +158,24 @@ TEST_F(ThreadedNapi, ResolveAndApplyUnderAFixtureRootRefuseWithoutRunningAnythin
     const auto snap = buildSnapshot(collectLocal(m_root));
     Layout l;
     l.irqs.push_back({{"eth1", 0}, *CpuMask::fromList("2"), ""});
-    l.interfaces.push_back(
-        {"eth1", *CpuMask::fromList("4-5"), std::nullopt, std::nullopt, 64, std::nullopt, ""});
-    l.interfaces.push_back({"eth0", *CpuMask::fromList("1"), std::nullopt, std::nullopt,
-                            std::nullopt, std::nullopt, ""});
+    l.interfaces.push_back({"eth1",
+                            *CpuMask::fromList("4-5"),
+                            std::nullopt,
+                            std::nullopt,
+                            64,
+                            std::nullopt,
+                            {},
+                            {},
+                            ""});
+    l.interfaces.push_back({"eth0",
+                            *CpuMask::fromList("1"),
+                            std::nullopt,
+                            std::nullopt,
+                            std::nullopt,
+                            std::nullopt,
+                            {},
+                            {},
+                            ""});
     const auto r = resolve(l, snap);
     ASSERT_EQ(r.writes.size(), 3u);
     EXPECT_EQ(r.writes[1].path, "napi:4242");
@@ -195,8 +209,15 @@ TEST_F(ThreadedNapi, ResolveAndApplyUnderAFixtureRootRefuseWithoutRunningAnythin
 TEST_F(ThreadedNapi, PersistedScriptPinsByNameAndSkipsUnderAFixtureRoot) {
     const auto snap = buildSnapshot(collectLocal(m_root));
     Layout l;
-    l.interfaces.push_back(
-        {"eth1", *CpuMask::fromList("4-5"), std::nullopt, std::nullopt, 64, std::nullopt, ""});
+    l.interfaces.push_back({"eth1",
+                            *CpuMask::fromList("4-5"),
+                            std::nullopt,
+                            std::nullopt,
+                            64,
+                            std::nullopt,
+                            {},
+                            {},
+                            ""});
     std::string error;
     const auto p = planPersist(l, snap, {}, &error);
     ASSERT_TRUE(p) << error;
@@ -225,8 +246,15 @@ TEST_F(ThreadedNapi, AUserProcessWithANapiNameIsNeverPinned) {
     std::ofstream(logger) << "#!/bin/sh\necho \"$*\" >> '" << (m_dir / "LOGGED").string() << "'\n";
     fs::permissions(logger, fs::perms::owner_all);
     Layout l;
-    l.interfaces.push_back({"csfk0", *CpuMask::fromList("0"), std::nullopt, std::nullopt,
-                            std::nullopt, std::nullopt, ""});
+    l.interfaces.push_back({"csfk0",
+                            *CpuMask::fromList("0"),
+                            std::nullopt,
+                            std::nullopt,
+                            std::nullopt,
+                            std::nullopt,
+                            {},
+                            {},
+                            ""});
     RouterScriptContext context;
     context.covered = std::vector<std::string>{"csfk0"};
     std::ofstream(m_dir / "hotplug") << makeRouterApplyScript(l, context, {});

@@ -499,8 +499,15 @@ TEST(Persist, SeparatorsInNamesNeverMakeRecords) {
     l.rx.push_back({"x\neth0\t0\trps\tff\ny", 0, ff, std::nullopt, ""});
     l.rx.push_back({"eth9\teth0", 0, ff, std::nullopt, ""});
     l.tx.push_back({"x\reth0\t0\txps\tff", 0, ff, ""});
-    l.interfaces.push_back(
-        {"x\neth0\tnapi\tff", ff, std::nullopt, std::nullopt, std::nullopt, std::nullopt, ""});
+    l.interfaces.push_back({"x\neth0\tnapi\tff",
+                            ff,
+                            std::nullopt,
+                            std::nullopt,
+                            std::nullopt,
+                            std::nullopt,
+                            {},
+                            {},
+                            ""});
     l.irqs.push_back({{"a\tb\n1\tff\tzz", 0}, ff, ""});
     l.irqs.push_back({{"$(touch_me)'\"`id`\xe2\x80\xa8\xff" + std::string(300, 'q'), 0}, ff, ""});
     PersistOptions o;

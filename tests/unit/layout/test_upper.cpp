@@ -38,13 +38,6 @@ const RxQueueTarget* rxOf(const Layout& l, const std::string& name) {
     return nullptr;
 }
 
-std::string warnings(const Snapshot& snap) {
-    std::string out;
-    for (const auto& d : snap.diagnostics.entries())
-        out += d.toString() + "\n";
-    return out;
-}
-
 } // namespace
 
 TEST(UpperDevices, APppoeWanIsShownOverTheDeviceItsSessionRunsOver) {

@@ -49,8 +49,9 @@ struct GridUi {
     MaskGridModel model;
     QUndoStack undo;
     MaskGridView view{&model, &undo};
-    explicit GridUi(const std::string& b) {
-        model.setSnapshot(board(b));
+    explicit GridUi(const std::string& b) : GridUi(board(b)) {}
+    explicit GridUi(SnapshotPtr snap) {
+        model.setSnapshot(std::move(snap));
         view.resize(1400, 900);
         view.show();
     }

@@ -135,3 +135,47 @@ TEST(MaskGridView, ThreadedNapiIsSwitchedOnTheInterfaceRow) {
             EXPECT_FALSE(old.view.chooseThreaded(r, true)) << r;
         }
 }
+
+// The interface heading offers queue pairs and the RSS spread where ethtool showed them, as
+// undoable edits of the pending layout; the heading says what they become.
+TEST(MaskGridView, QueuePairsAndRssAreChosenOnTheInterfaceHeading) {
+    auto snap = buildSnapshot(collectLocal(test::boardDir("x86-server-96")));
+    for (auto& nif : snap.interfaces)
+        if (nif.name == "eno1") {
+            nif.channels = Channels{};
+            nif.channels->combined = {8u, 8u};
+            nif.rss = RssTable{8, RssSpread{}.tableFor(128, 8)};
+        }
+    snap.reindex();
+    GridUi ui(std::make_shared<const Snapshot>(std::move(snap)));
+    const auto heading = [&](const QString& name) {
+        for (int r = 0; r < ui.model.rowCount(); ++r)
+            if (ui.model.kind(r) == MaskGridModel::RowKind::Interface &&
+                ui.model.interfaceOf(r) == name)
+                return r;
+        return -1;
+    };
+    const int head = heading(QStringLiteral("eno1"));
+    ASSERT_GE(head, 0);
+    const auto change = [&] {
+        return ui.model.index(head, MaskGridModel::Change).data().toString().toStdString();
+    };
+    EXPECT_EQ(change(), "threaded NAPI off  ·  8 queue pairs  ·  RSS default");
+    ASSERT_TRUE(ui.view.chooseQueuePairs(head, 4));
+    ASSERT_TRUE(ui.view.chooseRss(head, RssSpread{2, {}}));
+    EXPECT_EQ(change(), "threaded NAPI off  ·  8 queue pairs → 4  ·  RSS default → equal 2");
+    auto l = ui.model.pendingLayout();
+    ASSERT_EQ(l.interfaces.size(), 1u);
+    EXPECT_EQ(l.interfaces[0].channels.combined, 4u);
+    EXPECT_EQ(l.interfaces[0].rss->toString(), "equal 2");
+    ui.undo.undo();
+    EXPECT_EQ(change(), "threaded NAPI off  ·  8 queue pairs → 4  ·  RSS default");
+    // Back to what the router has: nothing left to set.
+    ASSERT_TRUE(ui.view.chooseQueuePairs(head, 8));
+    EXPECT_TRUE(ui.model.pendingLayout().interfaces.empty());
+    // An interface without them offers neither.
+    const int eno2 = heading(QStringLiteral("eno2"));
+    ASSERT_GE(eno2, 0);
+    EXPECT_FALSE(ui.view.chooseQueuePairs(eno2, 2));
+    EXPECT_FALSE(ui.view.chooseRss(eno2, RssSpread{}));
+}
