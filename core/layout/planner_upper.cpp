@@ -22,10 +22,22 @@ void planPppSteering(const Snapshot& snap, Layout& layout) {
         if (std::any_of(layout.rx.begin(), layout.rx.end(),
                         [&](const RxQueueTarget& t) { return t.interface == nif.name; }))
             continue;
+        // The device whose packet work to follow: the session's device, or where that is a VLAN
+        // or a DSA port with no RPS in this layout, the device under it (eth1.2 -> eth1), whose
+        // pass the untagging shares.
         CpuMask cpus(width);
-        for (const auto& t : layout.rx)
-            if (t.interface == nif.conduit && t.rpsCpus)
-                cpus = cpus | *t.rpsCpus;
+        std::string from = nif.conduit;
+        for (int depth = 0; depth < 8 && !from.empty(); ++depth) {
+            for (const auto& t : layout.rx)
+                if (t.interface == from && t.rpsCpus)
+                    cpus = cpus | *t.rpsCpus;
+            const auto* lower = snap.interface(from);
+            if (!cpus.none() || !lower || lower->conduit.empty() || lower->conduit == from)
+                break;
+            from = lower->conduit;
+        }
+        if (cpus.none())
+            from = nif.conduit;
         std::string why;
         const std::string pass =
             nif.name +
@@ -33,9 +45,9 @@ void planPppSteering(const Snapshot& snap, Layout& layout) {
             "and its own RPS spreads that second pass (IP, the firewall, SQM's ingress on " +
             nif.name + ")";
         if (!cpus.none()) {
-            why = pass + " over the CPUs that take " + nif.conduit + "'s packet work (" +
-                  cpus.toList() + "), instead of the one CPU that took each packet from " +
-                  nif.conduit + ".";
+            why = pass + " over the CPUs that take " + from + "'s packet work (" + cpus.toList() +
+                  ")" + (from != nif.conduit ? ", the device under " + nif.conduit : "") +
+                  ", instead of the one CPU that took each packet from " + nif.conduit + ".";
         } else {
             cpus = snap.topology.online;
             const std::string over =

@@ -104,6 +104,30 @@ TEST(UpperDevices, ThePlannerSteersThePppoeWansSecondPass) {
         return w.path == "sys/class/net/pppoe-wan/queues/rx-0/rps_cpus";
     }));
 
+    // A session over a VLAN (eth1.7, as many ISPs tag their PPPoE): the VLAN is untagged in
+    // eth1's pass and has no RPS of its own here, so pppoe-wan follows eth1's.
+    const std::string v = "sys/class/net/eth1.7/";
+    r.write(v + "type", "1\n");
+    r.write(v + "ifindex", "30\n");
+    r.write(v + "iflink", slurp(r.root / "sys/class/net/eth1/ifindex"));
+    r.write(v + "operstate", "up\n");
+    r.write(v + "queues/rx-0/rps_cpus", "00\n");
+    r.write(v + "queues/tx-0/xps_cpus", "00\n");
+    addPppoeWan(r, "00000A1B 00:11:22:33:44:55   eth1.7\n");
+    const auto overVlan = plan(r.snapshot());
+    EXPECT_EQ(r.snapshot().interface("pppoe-wan")->conduit, "eth1.7");
+    EXPECT_EQ(r.snapshot().interface("eth1.7")->conduit, "eth1");
+    const auto* viaVlan = rxOf(overVlan, "pppoe-wan");
+    ASSERT_NE(viaVlan, nullptr);
+    ASSERT_TRUE(viaVlan->rpsCpus);
+    EXPECT_EQ(viaVlan->rpsCpus->toList(), rxOf(overVlan, "eth1")->rpsCpus->toList());
+    EXPECT_NE(viaVlan->why.find("over the CPUs that take eth1's packet work (" +
+                                rxOf(overVlan, "eth1")->rpsCpus->toList() +
+                                "), the device under eth1.7, instead of the one CPU that took "
+                                "each packet from eth1.7."),
+              std::string::npos)
+        << viaVlan->why;
+
     std::filesystem::remove(r.root / "proc/net/pppoe");
     const auto withoutSession = plan(r.snapshot());
     const auto* unknown = rxOf(withoutSession, "pppoe-wan");
