@@ -88,9 +88,20 @@ Layout carried(const Layout& in, std::vector<NotApplicable>& skipped) {
 
 // One persist.h install script, its big contents (the router apply script, the layout) taken
 // from $ROUTER and $LAYOUT, which every flavor shares.
+// The install scripts' functions (persist.cpp's prelude), which every variant holds: the
+// playbook carries them once, as PERSIST_FNS.
+std::string persistFunctions() {
+    return std::string(router_scripts::kCommonSh) + std::string(router_scripts::kStateDirSh) +
+           std::string(router_scripts::kIrqbalanceBanSh) +
+           std::string(router_scripts::kPersistInstallSh);
+}
+
 std::string persistVariant(const char* name, const PersistPlan& plan, const std::string& router,
                            const std::string& layoutJson) {
     auto script = makePersistScript(plan, kRootFromEnvironment, true);
+    const auto fns = persistFunctions();
+    if (const auto at = script.script.find(fns); at != std::string::npos)
+        script.script.replace(at, fns.size(), "eval \"$PERSIST_FNS\"\n");
     auto replace = [&](const std::string& content, const char* var) {
         const auto quoted = shellQuote(content);
         for (auto at = script.script.find(quoted); at != std::string::npos;
@@ -190,12 +201,29 @@ std::optional<FleetScripts> makeFleetScripts(const Preset& preset, const FleetOp
     std::string p = rootAssignment(kRootFromEnvironment) + boardCheck(preset) +
                     "M=" + shellQuote(kPersistMarker) + "\nROUTER=" + shellQuote(router) +
                     "\nLAYOUT=" + shellQuote(layoutJson) +
-                    "\nBAN_NOW=" + (persistent.banInIrqbalance ? "1" : "") + "\n";
+                    "\nBAN_NOW=" + (persistent.banInIrqbalance ? "1" : "") +
+                    "\nPERSIST_FNS=" + shellQuote(persistFunctions()) + "\n";
     p += options.persist.packetSteeringOverride
              ? variant("OVERRIDE", PersistPlan::Flavor::OpenWrt, true)
              : std::string("OVERRIDE_T=\nOVERRIDE_S=\n");
     p += variant("OPENWRT", PersistPlan::Flavor::OpenWrt, false);
     p += variant("SYSTEMD", PersistPlan::Flavor::Systemd, false);
+    // OpenRC: one per what the router has, which fleet-persist.sh finds as the snapshot would
+    // (the owner's local service in a runlevel or not; mdev or mdevd with a plain mdev.conf,
+    // udev, or neither).
+    for (const bool local : {true, false})
+        for (const auto& [dm, dmName] : {std::pair{Services::DeviceManager::Mdev, "MDEV"},
+                                         std::pair{Services::DeviceManager::Udev, "UDEV"},
+                                         std::pair{Services::DeviceManager::None, "NONE"}}) {
+            PersistPlan o = base;
+            o.flavor = PersistPlan::Flavor::OpenRC;
+            o.openrcLocal = local;
+            o.deviceManager = dm;
+            addPersistFiles(o, context, persistent, false);
+            p += persistVariant(
+                (std::string("OPENRC_") + (local ? "LOCAL_" : "NOLOCAL_") + dmName).c_str(), o,
+                router, layoutJson);
+        }
     p += router_scripts::kFleetPersistSh;
     f.persist = p;
     return f;
@@ -224,7 +252,8 @@ std::optional<std::string> makeAnsiblePlaybook(const Preset& preset, const Fleet
 # Applies the layout at runtime on every host of the group, with the automatic revert
 # coresteer's own apply uses (the router restores its old values unless the next task confirms
 # over a new command), then makes it persistent: /etc/hotplug.d/net/95-coresteer on OpenWrt, a
-# systemd unit and a udev rule elsewhere. Every task is `raw`: routers need only a POSIX sh.
+# systemd unit and a udev rule under systemd, OpenRC's local service and an mdev or udev rule
+# under OpenRC. Every task is `raw`: routers need only a POSIX sh.
 # The scripts go to a private temporary directory on the router in pieces (dropbear takes
 # commands of at most 9000 bytes) and are removed at the end. A second run changes nothing and
 # reports no change.

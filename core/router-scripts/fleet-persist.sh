@@ -9,13 +9,18 @@
 #                   steering override; empty when the playbook leaves packet steering alone
 #   OPENWRT_T/_S    the same for OpenWrt without it
 #   SYSTEMD_T/_S    the same for systemd
+#   OPENRC_{LOCAL,NOLOCAL}_{MDEV,UDEV,NONE}_T/_S
+#                   the same for OpenRC: with the owner's local service in a runlevel or without
+#                   (persist adds it to the default one), and with mdev or mdevd (a rule line
+#                   in a plain /etc/mdev.conf), udev (a rule file) or neither
+#   PERSIST_FNS     the install scripts' functions, which each of them evaluates first
 #   BAN_NOW         "1": irqbalance leaves the layout's IRQs alone from now on, where the router
 #                   has it (the router apply script, BAN=auto, bans them again at every boot)
 # Picks the one this router needs (the override where OpenWrt's packet steering service is),
 # runs it in its only-if-changed form, and prints
 # "coresteer: wrote|removed ..." lines, then "coresteer: changed" or "coresteer: unchanged".
-# Exit status: 0; 3 the install script stopped; 6 neither hotplug.d with a caller nor systemd
-# (OpenRC routers persist through coresteer-cli persist, which reads their runlevels first).
+# Exit status: 0; 3 the install script stopped; 6 neither hotplug.d with a caller, nor
+# systemd, nor OpenRC.
 
 # shellcheck disable=SC2153 # the *_T and *_S come from the caller
 # By what the router has: hotplug.d with a caller (OpenWrt, BusyBox firmwares), or systemd.
@@ -32,12 +37,32 @@ if [ -f "$R/etc/openwrt_release" ] ||
 elif [ -d "$R/run/systemd/system" ]; then
     T=$SYSTEMD_T
     S=$SYSTEMD_S
-else
-    if [ -d "$R/run/openrc" ]; then
-        echo "coresteer: this router runs OpenRC, which the playbook does not persist to yet: run coresteer-cli persist against it" >&2
-    else
-        echo "coresteer: this router has no way coresteer knows to run a script when an interface appears: no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or procd), no systemd (no /run/systemd/system) and no OpenRC (no /run/openrc)" >&2
+elif [ -d "$R/run/openrc" ]; then
+    # What the snapshot reads (snapshot_system.cpp): the local service in a runlevel (not the
+    # link a persist added, which /etc/coresteer/openrc-local notes), and the device manager.
+    fp_local=NOLOCAL
+    fp_dm=NONE
+    for fp_l in sysinit boot default; do
+        fp_d="$R/etc/runlevels/$fp_l"
+        if { [ -e "$fp_d/local" ] || [ -L "$fp_d/local" ]; } &&
+            ! { [ "$fp_l" = default ] && [ -f "$R/etc/coresteer/openrc-local" ]; }; then
+            fp_local=LOCAL
+        fi
+        if [ -e "$fp_d/mdev" ] || [ -L "$fp_d/mdev" ] || [ -e "$fp_d/mdevd" ] ||
+            [ -L "$fp_d/mdevd" ]; then
+            fp_dm=MDEV
+        elif { [ -e "$fp_d/udev" ] || [ -L "$fp_d/udev" ]; } && [ "$fp_dm" = NONE ]; then
+            fp_dm=UDEV
+        fi
+    done
+    # No rules file to add a line to: as without a device manager.
+    if [ "$fp_dm" = MDEV ] && { [ ! -f "$R/etc/mdev.conf" ] || [ -L "$R/etc/mdev.conf" ]; }; then
+        fp_dm=NONE
     fi
+    # The names are of the fixed sets above.
+    eval "T=\$OPENRC_${fp_local}_${fp_dm}_T; S=\$OPENRC_${fp_local}_${fp_dm}_S"
+else
+    echo "coresteer: this router has no way coresteer knows to run a script when an interface appears: no /etc/hotplug.d with a hotplug caller (/sbin/hotplug-call or procd), no systemd (no /run/systemd/system) and no OpenRC (no /run/openrc)" >&2
     exit 6
 fi
 # In a subshell of this shell, which has $ROUTER and $LAYOUT (an argument or a variable in the

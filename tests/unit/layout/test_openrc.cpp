@@ -6,6 +6,7 @@
 // Alpine's setup-devd enables in the sysinit runlevel: mdev or mdevd, which read /etc/mdev.conf
 // ("[-]$ENVVAR=regex user:group mode [@|$|*command]", "-" reads on, "@" runs on add, "#" starts
 // a comment), or udev with /etc/udev/rules.d. Unpersist gives every file back as it was.
+#include "core/layout/fleet.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/model/snapshot.h"
@@ -213,4 +214,76 @@ TEST(OpenRC, AnMdevConfThatIsALinkIsLeftAlone) {
     }));
     ASSERT_TRUE(r.run(makeUnpersistScript(r.root.string()), &error)) << error;
     EXPECT_EQ(slurp(outside), "precious\n");
+}
+
+// `export ansible` persists to OpenRC routers too: its persist script finds what the snapshot
+// would (the owner's local service or none; mdev with a plain mdev.conf, udev, or neither) and
+// installs the same files `coresteer-cli persist` would; a second run changes nothing, and
+// unpersist gives the router back.
+TEST(OpenRC, ThePlaybookPersistsByWhatTheRouterHas) {
+    struct Case {
+        std::string manager;
+        bool local;
+        bool linkedConf; // mdev.conf a link: no rules file to add to
+    };
+    for (const auto& c : {Case{"mdev", false, false}, Case{"mdevd", true, false},
+                          Case{"udev", false, false}, Case{"mdev", true, true}}) {
+        SCOPED_TRACE(c.manager + (c.local ? " local" : "") + (c.linkedConf ? " linked" : ""));
+        Router r("bpi-r4",
+                 "-fleet-" + c.manager + (c.local ? "-l" : "") + (c.linkedConf ? "-k" : ""));
+        openrc(r, c.manager, c.local);
+        fs::create_directories(r.root / "etc/udev/rules.d"); // udev's own, where it runs
+        if (c.linkedConf) {
+            fs::rename(r.root / "etc/mdev.conf", r.root / "etc/mdev.conf.real");
+            fs::create_symlink("mdev.conf.real", r.root / "etc/mdev.conf");
+        }
+        const auto before = treeOf(r.root);
+        const auto snap = r.snapshot();
+        Preset preset;
+        preset.name = "openrc";
+        preset.board = snap.system.boardName;
+        preset.layout = layout::plan(snap);
+        std::string error;
+        const auto f = makeFleetScripts(preset, {}, &error);
+        ASSERT_TRUE(f) << error;
+        std::string out;
+        ASSERT_EQ(r.fleet(f->persist, "", &out), 0) << r.err();
+        EXPECT_NE(out.find("coresteer: wrote /etc/coresteer/apply.sh\n"), std::string::npos) << out;
+        EXPECT_NE(out.find("coresteer: changed\n"), std::string::npos) << out;
+        EXPECT_TRUE(fs::exists(r.root / "etc/local.d/coresteer.start"));
+        EXPECT_EQ(fs::is_symlink(r.root / "etc/runlevels/default/local"), true);
+        EXPECT_EQ(fs::exists(r.root / "etc/coresteer/openrc-local"), !c.local);
+        // A rule line only in a plain mdev.conf (a link is never written through).
+        const bool mdevRule = c.manager != "udev" && !c.linkedConf;
+        EXPECT_EQ(firstLine(r.root / "etc/mdev.conf").find("@/bin/sh /etc/coresteer/apply.sh") !=
+                      std::string::npos,
+                  mdevRule);
+        EXPECT_EQ(fs::exists(r.root / "etc/udev/rules.d/90-coresteer.rules"), c.manager == "udev");
+        if (c.linkedConf) {
+            EXPECT_TRUE(fs::is_symlink(r.root / "etc/mdev.conf"));
+            EXPECT_EQ(slurp(r.root / "etc/mdev.conf.real"), kMdevConf);
+        }
+        // Once more: nothing to do.
+        const auto persisted = treeOf(r.root);
+        ASSERT_EQ(r.fleet(f->persist, "", &out), 0) << r.err();
+        EXPECT_EQ(out, "coresteer: unchanged\n");
+        EXPECT_EQ(treeOf(r.root), persisted);
+        // The start script brings the layout at boot.
+        ASSERT_EQ(
+            r.ash(Router::ssh_quote((r.root / "etc/local.d/coresteer.start").string()),
+                  "CORESTEER_ROOT=" + Router::ssh_quote(r.root.string()) + " CORESTEER_WAIT=0"),
+            0)
+            << r.err();
+        EXPECT_FALSE(r.executedAnything());
+        ASSERT_TRUE(r.run(makeUnpersistScript(r.root.string()), &error)) << error;
+        const auto now = treeOf(r.root);
+        for (const auto& [path, content] : before) {
+            if (path.rfind("proc", 0) == 0 || path.rfind("sys", 0) == 0)
+                continue;
+            const auto it = now.find(path);
+            EXPECT_TRUE(it != now.end() && it->second == content) << "changed or gone: " << path;
+        }
+        for (const auto& [path, content] : now)
+            EXPECT_EQ(before.count(path), 1u) << "left behind: " << path;
+    }
 }
