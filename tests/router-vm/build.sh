@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-build/router-vm}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-stamp=$(cd "$here" && find build.sh rootfs -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
+stamp=$(cd "$here" && find build.sh mkppp.c rootfs -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] && [ -f "$out/initramfs.cpio.gz" ]; then
     echo "router-vm: up to date in $out"
     exit 0
@@ -79,10 +79,17 @@ add_mod() {
     echo "$1.ko" >> lib/modules/load
 }
 # e1000e: an Intel 82574L whose driver takes rx-usecs (ethtool -C), as a router's NIC does.
-for m in virtio_pci virtio_blk crc32c_generic ext4 overlay virtio_net e1000e; do add_mod "$m"; done
+# ppp_generic: PPP units, which mkppp makes as pppd does (the router has no pppd).
+for m in virtio_pci virtio_blk crc32c_generic ext4 overlay virtio_net e1000e ppp_generic; do
+    add_mod "$m"
+done
 # The OpenWrt-like /etc and the scripts, from tests/router-vm/rootfs.
 cp -R "$here/rootfs/." "$root/"
-chmod 0755 "$root/etc/rcS" "$root/sbin/hotplug" "$root/sbin/hotplug-call"
+chmod 0755 "$root/etc/rcS" "$root/sbin/hotplug" "$root/sbin/hotplug-call" "$root/sbin/ifup" \
+    "$root/sbin/uci" "$root/etc/init.d/packet_steering" "$root/etc/init.d/network" \
+    "$root/usr/libexec/network/packet-steering.uc"
+# mkppp (mkppp.c), static: a PPP interface for the tests of upper devices.
+gcc -static -O2 -o usr/bin/mkppp "$here/mkppp.c"
 # Keys: the router's host key, and the client key the tests log in with.
 if [ ! -f "$out/client_key" ]; then
     ssh-keygen -q -t ed25519 -N '' -C coresteer-vm-client -f "$out/client_key"

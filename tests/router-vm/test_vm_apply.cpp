@@ -93,9 +93,11 @@ TEST_F(Vm, KernelRefusalsAreReportedPerTarget) {
         *managed, g_baseline.at("proc/irq/" + std::to_string(*managed) + "/smp_affinity") == "1"
                       ? "2"
                       : "1")); // kernel-managed: EIO
+    // A value that differs from the boot-time one (which the firmware's steering chose).
+    const auto eth2Was = g_baseline.at("sys/class/net/eth2/queues/rx-0/rps_cpus");
+    const std::string eth2To = CpuMask::fromHex(eth2Was) == CpuMask::fromHex("4") ? "8" : "4";
     r.writes.push_back({Write::Kind::RpsCpus, "eth2 rx-0",
-                        "sys/class/net/eth2/queues/rx-0/rps_cpus", "4",
-                        g_baseline.at("sys/class/net/eth2/queues/rx-0/rps_cpus"), ""});
+                        "sys/class/net/eth2/queues/rx-0/rps_cpus", eth2To, eth2Was, ""});
     NoQuestions p;
     ssh::Session s(target(), p);
     ASSERT_TRUE(s.connect()) << s.error().message;
@@ -112,9 +114,8 @@ TEST_F(Vm, KernelRefusalsAreReportedPerTarget) {
     EXPECT_EQ(rep->results[3].status, TargetResult::Status::Applied);
     // Nothing else moved.
     EXPECT_EQ(changedFromBaseline(),
-              std::vector<std::string>{"sys/class/net/eth2/queues/rx-0/rps_cpus: " +
-                                       g_baseline.at("sys/class/net/eth2/queues/rx-0/rps_cpus") +
-                                       " -> 4"});
+              std::vector<std::string>{"sys/class/net/eth2/queues/rx-0/rps_cpus: " + eth2Was +
+                                       " -> " + eth2To});
     ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
     EXPECT_TRUE(changedFromBaseline().empty());
 }
@@ -318,7 +319,9 @@ TEST_F(Vm, QueueCountsAndRssAreAppliedRevertedAndPersisted) {
     // The guest's own table, as entries.
     const auto table = [] {
         std::vector<std::uint32_t> t;
-        std::istringstream in(guest("ethtool -x eth2 | sed -n 's/^ *[0-9][0-9]*://p'"));
+        // Up to the hash key, whose lines may start with digits too ("30:12:...").
+        std::istringstream in(
+            guest("ethtool -x eth2 | sed -n '/^RSS hash key/q; s/^ *[0-9][0-9]*://p'"));
         for (std::uint32_t v; in >> v;)
             t.push_back(v);
         return t;
@@ -383,4 +386,107 @@ TEST_F(Vm, QueueCountsAndRssAreAppliedRevertedAndPersisted) {
     EXPECT_EQ(table(), eth2->rss->table);
     std::printf("[ vm ] eth2: 4 -> 2 queue pairs with RSS weight 1 3, reverted, persisted across "
                 "a reboot, unpersisted\n");
+}
+
+// 8. Living with the firmware's steering: the router runs a model of OpenWrt's packet steering
+// service (/etc/init.d/packet_steering at boot, on a network reload and on every interface
+// event; its packet-steering.uc gives each NIC one CPU of its own). Persist installs the
+// platform script that the service runs instead: after an ifup, a network reload and a reboot,
+// eth1 has the layout's RPS and eth2, which the layout does not name, the firmware's own.
+TEST_F(Vm, TheFirmwaresSteeringRunsFirstAndTheLayoutStays) {
+    const int queues = std::stoi(g_env.at("CS_VM_QUEUES"));
+    const auto rps = [](const std::string& dev, int q) {
+        const auto s =
+            guest("cat /sys/class/net/" + dev + "/queues/rx-" + std::to_string(q) + "/rps_cpus");
+        const auto m = CpuMask::fromHex(s.substr(0, s.find('\n')));
+        return m ? m->toList() : "?" + s;
+    };
+    ASSERT_NE(guest("cat /tmp/steering.log").find("packet_steering start"), std::string::npos);
+    // The model's choice at boot: eth0 CPU0, eth1 CPU1, eth2 CPU2, eth3 CPU3.
+    EXPECT_EQ(rps("eth1", 0), "1");
+    EXPECT_EQ(rps("eth2", 0), "2");
+    Layout l;
+    for (int q = 0; q < queues; ++q)
+        l.rx.push_back({"eth1", q, *CpuMask::fromList("2-3"), std::nullopt, "test"});
+    int rc = -1;
+    auto out = cli("persist " + quote(writeLayout(l).string()) + " --json", &rc);
+    ASSERT_EQ(rc, 0) << out << cliErr();
+    EXPECT_EQ(guest("grep -c '" + std::string(kPersistMarker) +
+                    "' /usr/libexec/platform/packet-steering.sh"),
+              "1\n");
+    EXPECT_EQ(rps("eth1", 0), "1"); // persist alone changes nothing running
+    const auto check = [&](const char* when) {
+        SCOPED_TRACE(when);
+        for (int q = 0; q < queues; ++q) {
+            EXPECT_EQ(rps("eth1", q), "2-3") << q;
+            EXPECT_EQ(rps("eth2", q), "2") << q;
+        }
+    };
+    const auto runs = [] {
+        const auto log = guest("cat /tmp/steering.log");
+        return std::count(log.begin(), log.end(), '\n');
+    };
+    auto before = runs();
+    guest("/sbin/ifup wan eth2");
+    EXPECT_EQ(runs(), before + 1);
+    check("ifup");
+    before = runs();
+    guest("/etc/init.d/network reload");
+    EXPECT_EQ(runs(), before + 1);
+    check("network reload");
+    // After a reboot /usr/libexec/platform is gone (only /etc persists here, as after a
+    // sysupgrade): the first interface event puts coresteer's script back before the service
+    // starts.
+    rebootGuest();
+    EXPECT_NE(guest("cat /tmp/steering.log").find("packet_steering start"), std::string::npos);
+    check("reboot");
+    out = cli("unpersist --json", &rc);
+    ASSERT_EQ(rc, 0) << out << cliErr();
+    guest("/etc/init.d/network reload");
+    EXPECT_EQ(rps("eth1", 0), "1"); // the firmware's own again
+    EXPECT_EQ(guest("ls /usr/libexec/platform/ 2>/dev/null"), "");
+}
+
+// 9. A PPPoE WAN made after boot: mkppp makes a PPP unit as pppd does (ppp0, type 512, renamed
+// pppoe-wan). Persist adds the iface hook; when the link goes down and pppd makes the device
+// again, it has no RPS until netifd's ifup of it, which gives it the layout's.
+TEST_F(Vm, APppDeviceMadeAfterBootGetsItsRpsAtIfup) {
+    const auto up = [] {
+        guest("(mkppp pppoe-wan </dev/null >/dev/null 2>&1 &); i=0; "
+              "while [ ! -e /sys/class/net/pppoe-wan ] && [ $i -lt 50 ]; do "
+              "sleep 0.1; i=$((i + 1)); done");
+    };
+    const auto down = [] {
+        guest("killall mkppp; i=0; while [ -e /sys/class/net/pppoe-wan ] && [ $i -lt 50 ]; do "
+              "sleep 0.1; i=$((i + 1)); done");
+    };
+    const auto rps = [] {
+        const auto s = guest("cat /sys/class/net/pppoe-wan/queues/rx-0/rps_cpus");
+        const auto m = CpuMask::fromHex(s.substr(0, s.find('\n')));
+        return m ? m->toList() : "?" + s;
+    };
+    up();
+    ASSERT_EQ(guest("cat /sys/class/net/pppoe-wan/type"), "512\n");
+    const auto snap = routerSnapshot();
+    const auto* ppp = snap.interface("pppoe-wan");
+    ASSERT_NE(ppp, nullptr);
+    EXPECT_TRUE(ppp->isPpp());
+    Layout l;
+    l.rx.push_back({"pppoe-wan", 0, *CpuMask::fromList("1-3"), std::nullopt, "test"});
+    int rc = -1;
+    auto out = cli("persist " + quote(writeLayout(l).string()) + " --json", &rc);
+    ASSERT_EQ(rc, 0) << out << cliErr();
+    EXPECT_EQ(
+        guest("grep -c '" + std::string(kPersistMarker) + "' /etc/hotplug.d/iface/95-coresteer"),
+        "1\n");
+    // The link goes down and comes back: a new device, without RPS, until its ifup.
+    down();
+    up();
+    EXPECT_EQ(rps(), "");
+    guest("/sbin/ifup wan pppoe-wan");
+    EXPECT_EQ(rps(), "1-3");
+    out = cli("unpersist --json", &rc);
+    ASSERT_EQ(rc, 0) << out << cliErr();
+    down();
+    EXPECT_EQ(guest("ls -A /etc/hotplug.d/iface/ 2>/dev/null"), "");
 }
