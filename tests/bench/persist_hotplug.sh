@@ -25,7 +25,9 @@ for board in ipq4019-acrh17 nanopi-r6s-friendlywrt x86-server-96; do
     "$cli" persist --root "$work/root" "$work/layout.json" > /dev/null || [ $? -eq 1 ]
     script=$work/root/etc/hotplug.d/net/95-coresteer
     [ -f "$script" ] || script=$work/root/etc/coresteer/apply.sh
-    iface=$(sed -n "s/^    '\([^']*\)'.*return 0 ;;\$/\1/p" "$script" | head -n 1)
+    # An interface the layout covers: the first one its targets name.
+    iface=$(sed -n '/"interface"/{s/.*"interface": *"\([^"]*\)".*/\1/p;q;}' "$work/layout.json")
+    [ -n "$iface" ] || { echo "persist_hotplug: no interface in the $board layout" >&2; exit 1; }
     targets=$("$cli" diff --root "$work/root" "$work/layout.json" 2>/dev/null |
               sed -n 's/^[0-9]* of \([0-9]*\) values.*/\1/p')
     : > "$work/t"
