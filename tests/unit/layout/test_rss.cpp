@@ -211,6 +211,20 @@ TEST(Rss, TheSnapshotReadsChannelsTheTableAndTheRootQdisc) {
     EXPECT_TRUE(snap.interface("eno1")->rss->table.empty());
     EXPECT_EQ(snap.interface("eno1")->rootQdisc, "mq");
 
+    // A qdisc kind is data: terminal escapes, $(...), a line separator and bytes that are no
+    // UTF-8 come out printable (at most 16 bytes), in the text, the JSON and a plan's reasons.
+    r.write("tc/qdisc", "qdisc $(reboot)\x1b[2J\xe2\x80\xa8\xff" + std::string(200, 'q') +
+                            " 0: dev eno1 root\n");
+    snap = r.snapshot();
+    const auto kind = snap.interface("eno1")->rootQdisc;
+    EXPECT_LE(kind.size(), 16u + 3u) << kind;
+    EXPECT_EQ(kind.find('\x1b'), std::string::npos) << kind;
+    EXPECT_EQ(kind.find('\xff'), std::string::npos) << kind;
+    EXPECT_EQ(toText(snap).find('\x1b'), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::accept(toJsonText(snap)));
+    for (const auto& x : plan(snap).tx)
+        EXPECT_EQ(x.why.find('\x1b'), std::string::npos) << x.why;
+
     // Without tc, `ip link show`; ethtool's own refusal is "none", another failure unknown.
     std::filesystem::remove(r.root / "tc/qdisc");
     r.write("ip/link", "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN\n"
