@@ -15,10 +15,12 @@
 // - Otherwise each NIC's IRQs get a core of their own and RPS spreads over the others.
 #include "core/layout/planner.h"
 
+#include "core/base/text.h"
 #include "core/layout/resolve.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace coresteer::layout {
@@ -504,10 +506,38 @@ private:
         m_layout.tx.push_back({p.name, queue, one(cpu, m_width), why});
     }
 
+    // A NIC's vector that serves no queue: named exactly as the interface (igb, igc, ixgbe:
+    // "eth0" beside "eth0-TxRx-0" ...), it takes link changes and other rare events. Only where
+    // the unit's other vectors name their queues.
+    bool miscVector(const Unit& u, std::uint32_t irq) const {
+        const auto* info = m_snap.irq(irq);
+        const auto* row = m_snap.interrupts.findIrq(irq);
+        if (!info || info->role != IrqRole::Unknown || !row || row->actions.size() != 1)
+            return false;
+        const bool named = std::any_of(u.ports.begin(), u.ports.end(), [&](const auto* p) {
+            return p->name == row->actions.front();
+        });
+        return named && std::any_of(u.irqs.begin(), u.irqs.end(), [&](std::uint32_t other) {
+                   const auto* o = m_snap.irq(other);
+                   return o && o->role != IrqRole::Unknown;
+               });
+    }
+
     void rss() {
         const std::size_t n = m_online.size();
         std::size_t offset = 0; // the next unit starts where the last one ended
-        for (const auto& u : m_units) {
+        for (auto u : m_units) {
+            std::erase_if(u.irqs, [&](std::uint32_t irq) {
+                if (!miscVector(u, irq))
+                    return false;
+                const int cpu = m_online.front();
+                setIrq(irq, one(cpu, m_width),
+                       u.name() + "'s link interrupt on " + cpuName(cpu) +
+                           ": it serves no queue and fires only on link changes and errors.");
+                return true;
+            });
+            if (u.irqs.empty())
+                continue;
             if (u.irqs.size() == 1) {
                 const int cpu = m_online[offset++ % n];
                 setIrq(u.irqs.front(), one(cpu, m_width),
@@ -519,8 +549,13 @@ private:
                 setRps(u, rest, u.name() + "'s receive processing spread over the other cores.");
                 continue;
             }
-            const bool frameEngine = u.irqs.size() == n + 1; // n RSS rings plus the TX completion
-            std::map<int, int> queueCpu;                     // a transmit queue's vector -> its CPU
+            // n RSS rings plus the TX completion, none of them named by its queue (mtk_eth_soc)
+            const bool frameEngine =
+                u.irqs.size() == n + 1 && std::none_of(u.irqs.begin(), u.irqs.end(), [&](auto i) {
+                    const auto* info = m_snap.irq(i);
+                    return info && info->role != IrqRole::Unknown;
+                });
+            std::map<int, int> queueCpu; // a transmit queue's vector -> its CPU
             const auto note = [&](std::size_t i, int cpu) {
                 if (const auto* info = m_snap.irq(u.irqs[i]);
                     info && info->queue && info->role != IrqRole::Rx)
@@ -643,9 +678,42 @@ private:
             wifiOn(m_online.back(), cpuName(m_online.back()));
     }
 
+    // The Wi-Fi's interrupts on one CPU; but ath11k's data-path rings (its own names, on AHB)
+    // one per core by ring number, as qualcommax's /etc/init.d/smp_affinity places them: each
+    // of the four REO destination rings takes received frames of its own flows, and each TX
+    // completion ring and PPDU end interrupt serves one radio.
     void wifiOn(int cpu, const std::string& what) {
-        for (auto irq : m_wifiIrqs)
+        const std::size_t n = m_online.size();
+        for (auto irq : m_wifiIrqs) {
+            const auto* row = m_snap.interrupts.findIrq(irq);
+            const std::string action = row && !row->actions.empty() ? row->actions.front() : "";
+            auto ring = [&](std::string_view prefix) -> std::optional<std::size_t> {
+                if (n < 2 || !text::startsWith(action, prefix))
+                    return std::nullopt;
+                const auto k = text::parseU64(std::string_view(action).substr(prefix.size()));
+                if (!k || *k < 1 || *k > 64)
+                    return std::nullopt;
+                return static_cast<std::size_t>(*k);
+            };
+            if (const auto k = ring("reo2host-destination-ring")) {
+                const int c = m_online[(*k - 1) % n];
+                setIrq(irq, one(c, m_width),
+                       "Wi-Fi receive ring " + std::to_string(*k) + " (ath11k REO) on " +
+                           cpuName(c) + ": the rings take flows of their own, one core each.");
+                continue;
+            }
+            std::optional<std::size_t> k = ring("wbm2host-tx-completions-ring");
+            if (!k)
+                k = ring("ppdu-end-interrupts-mac");
+            if (k) {
+                const int c = m_online[*k % n];
+                setIrq(irq, one(c, m_width),
+                       "Wi-Fi " + action + " (ath11k) on " + cpuName(c) +
+                           ": one core for each radio's ring, as the firmware spreads them.");
+                continue;
+            }
             setIrq(irq, one(cpu, m_width), "Wi-Fi interrupts on " + what + ".");
+        }
     }
 
     const Snapshot& m_snap;

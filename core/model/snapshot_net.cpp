@@ -20,10 +20,26 @@ constexpr std::size_t kMaxQueues = 4096;
 struct DriverAlias {
     std::string_view actionPrefix;
     std::string_view driverPart; // matches drivers whose name contains this
+    bool numbered = false;       // only the prefix and a number ("ce0", "ce11")
 };
-constexpr std::array<DriverAlias, 1> kDriverAliases = {{
+constexpr std::array<DriverAlias, 10> kDriverAliases = {{
     // IPQ40xx essedma ("ess-edma", "ess_edma", "essedma"): edma_eth_tx0..15, edma_eth_rx0..7
     {"edma_eth_", "edma"},
+    // IPQ807x qca-nss-dp over EDMA v1 (qualcommax): one engine for every port, its IRQs
+    // edma_txcmpl, edma_rxfill, edma_rxdesc and edma_misc.
+    {"edma_", "nss-dp"},
+    // ath11k on AHB (the Wi-Fi of IPQ807x and IPQ60xx): its copy engines' IRQs "ce0".."ce11",
+    // and its data path's rings by their names in ath11k's irq_name table
+    // ("reo2host-destination-ring1", "wbm2host-tx-completions-ring2", "ppdu-end-interrupts-mac1",
+    // and "reo2ost-exception" as the driver spells it).
+    {"ce", "ath11k", true},
+    {"reo2host-", "ath11k"},
+    {"reo2ost-", "ath11k"},
+    {"wbm2host-", "ath11k"},
+    {"ppdu-end-interrupts-mac", "ath11k"},
+    {"rxdma2host-", "ath11k"},
+    {"host2rxdma-", "ath11k"},
+    {"host2reo-", "ath11k"},
 }};
 
 // NAPI devices of a driver's own (an alloc_netdev_dummy() or init_dummy_netdev() device that
@@ -84,7 +100,8 @@ bool actionNamesDriver(std::string_view action, std::string_view driver) {
         return true;
     for (const auto& a : kDriverAliases)
         if (driver.find(a.driverPart) != std::string_view::npos &&
-            text::startsWith(action, a.actionPrefix))
+            text::startsWith(action, a.actionPrefix) &&
+            (!a.numbered || text::parseU64(action.substr(a.actionPrefix.size()))))
             return true;
     return false;
 }

@@ -119,6 +119,56 @@ TEST(Planner, BpiR4OneRingPerCore) {
     expectWrites(b, want);
 }
 
+// An x86 mini-PC's i226 ports (igc): each port's link vector, named as the port, serves no
+// queue and goes to CPU0; its queue vectors eth0-TxRx-0..3 take one core each, in queue order.
+// Neither the link vector nor the last queue is a transmit completion interrupt.
+TEST(Planner, IgcLinkVectorIsNoQueue) {
+    const std::string b = "x86-n100-i226";
+    std::map<std::string, std::string> want;
+    for (const char* ifname : {"eth0", "eth1", "eth2", "eth3"}) {
+        want[irqPath(b, ifname)] = "1";
+        for (int i = 0; i < 4; ++i)
+            want[irqPath(b, std::string(ifname) + "-TxRx-" + std::to_string(i))] =
+                std::to_string(1 << i);
+        want[q(ifname, "rx-0", "rps_cpus")] = "0";
+    }
+    expectWrites(b, want);
+    const auto l = plan(board(b));
+    for (const auto& t : l.irqs) {
+        EXPECT_EQ(t.why.find("transmit completion"), std::string::npos) << t.why;
+        if (t.irq.action == "eth2") {
+            EXPECT_EQ(t.why, "eth2's link interrupt on CPU0: it serves no queue and fires only on "
+                             "link changes and errors.");
+        }
+    }
+}
+
+// qualcommax (IPQ807x): the EDMA engine's interrupts are the wired ports' (qca-nss-dp), and
+// ath11k's data-path rings are spread one per core by ring number as the firmware's own
+// smp_affinity spreads them (REO destination ring N on CPU N-1, TX completion ring and PPDU end
+// interrupt N on CPU N); the rest of the Wi-Fi on the Wi-Fi core.
+TEST(Planner, Ipq807xSpreadsAth11kRingsAndPlansTheEdmaPorts) {
+    const std::string b = "ipq8074-dl-wrx36";
+    std::map<std::string, std::string> want;
+    for (int k = 1; k <= 4; ++k)
+        want[irqPath(b, "reo2host-destination-ring" + std::to_string(k))] =
+            std::to_string(1 << (k - 1));
+    for (int k = 1; k <= 3; ++k) {
+        const auto mask = std::to_string(1 << (k % 4));
+        want[irqPath(b, "wbm2host-tx-completions-ring" + std::to_string(k))] = mask;
+        want[irqPath(b, "ppdu-end-interrupts-mac" + std::to_string(k))] = mask;
+    }
+    for (const char* ce : {"ce0", "ce5", "reo2host-status"})
+        want[irqPath(b, ce)] = "8";
+    for (const char* port : {"lan1", "lan2", "lan3", "lan4", "wan"})
+        want[q(port, "rx-0", "rps_cpus")] = "2";
+    expectWrites(b, want);
+    for (const char* edma : {"edma_txcmpl", "edma_rxfill", "edma_rxdesc", "edma_misc"}) {
+        const auto got = planned(b).at(irqPath(b, edma));
+        EXPECT_TRUE(got == "2" || got == "4") << edma << ": " << got; // the network cores
+    }
+}
+
 TEST(Planner, OneCoreHasNothingToSpread) {
     const auto l = plan(board("archer-c7-v2"));
     EXPECT_TRUE(l.empty());
