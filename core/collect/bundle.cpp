@@ -219,6 +219,8 @@ const std::vector<CollectPattern>& collectionSpec() {
         {"etc/hotplug.d/net", K::Dir, 0, false},
         {"sbin", K::Dir, 0, false}, // what runs hotplug.d: hotplug-call, procd
         {"usr/libexec/platform/packet-steering.sh", K::File, attr, false},
+        // The firmware's own steering: packet-steering.sh (23.05) or packet-steering.uc (24.10 on).
+        {"usr/libexec/network", K::Dir, 0, false},
         {"run/systemd/system", K::Dir, 0, false},
         {"run/openrc", K::Dir, 0, false}, // OpenRC: its runlevels, local.d and device manager
         {"etc/runlevels/sysinit", K::Dir, 0, false},

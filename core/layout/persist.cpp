@@ -8,6 +8,7 @@
 #include "core/layout/apply.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/persist_detail.h"
+#include "core/model/conflicts.h"
 #include "core/router-scripts/router_scripts.h"
 #include "core/ssh/session.h"
 
@@ -89,6 +90,9 @@ RouterScriptContext routerScriptContext(const Layout& applicable, const Snapshot
     c.maskWidth = std::max(snap.topology.maskWidth, 1);
     c.board = snap.system.boardName;
     c.covered = coveredInterfaces(applicable, snap);
+    // A script before ours that pins masks at any add: every add applies the layout again.
+    if (!hotplugScriptsBeforeOurs(snap).empty())
+        c.covered.reset();
     for (const auto& nif : snap.interfaces) {
         for (const auto& t : nif.napi)
             if (t.device != nif.name && !t.device.empty()) {

@@ -21,7 +21,35 @@ bool touchesMasks(const std::string& name) {
     return false;
 }
 
+bool steeringHotplug(const std::string& name) {
+    return name.find("steering") != std::string::npos || name.find("smp-tune") != std::string::npos;
+}
+
+// What the firmware's own steering script does, by the one it has.
+std::string steeringDoes(const std::string& script) {
+    if (script == "packet-steering.uc")
+        return "this firmware's packet-steering.uc (OpenWrt 24.10 on) sets RPS, rps_flow_cnt and "
+               "the CPUs of NAPI threads, and with packet_steering 0 clears RPS instead of "
+               "stopping.";
+    if (script == "packet-steering.sh")
+        return "this firmware's packet-steering.sh (OpenWrt 23.05) spreads RPS and XPS over all "
+               "CPUs.";
+    return "OpenWrt 23.05's packet-steering.sh spreads RPS and XPS over all CPUs, 24.10's "
+           "packet-steering.uc sets RPS, rps_flow_cnt and the CPUs of NAPI threads (and with "
+           "packet_steering 0 clears RPS instead of stopping).";
+}
+
 } // namespace
+
+std::vector<std::string> hotplugScriptsBeforeOurs(const Snapshot& snap) {
+    const auto& v = snap.system.services;
+    std::vector<std::string> out;
+    for (const auto& name : v.netHotplug)
+        if (name < std::string(kHotplugName) && touchesMasks(name) &&
+            !(steeringHotplug(name) && !enabledValue(v.packetSteering)))
+            out.push_back(name);
+    return out;
+}
 
 const char* toString(Conflict::Kind k) {
     switch (k) {
@@ -60,15 +88,24 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
              "coresteer's platform script runs it first and this layout after it, and unpersist "
              "puts it back (or turn packet steering off: uci set "
              "network.globals.packet_steering=0; uci commit network)."});
+    } else if (v.packetSteeringService && !v.platformOverrideOurs &&
+               v.steeringScript == "packet-steering.sh" && v.packetSteering.value_or("") != "1") {
+        // 23.05's packet-steering.sh ends at once unless packet_steering is 1.
+        out.push_back(
+            {Conflict::Kind::PacketSteeringService, false, "OpenWrt packet steering service (off)",
+             "/etc/init.d/packet_steering runs at boot and on every network and firewall "
+             "reload and interface event (" +
+                 steering +
+                 "), and this firmware's packet-steering.sh (OpenWrt 23.05) changes nothing "
+                 "unless packet_steering is 1.",
+             "Keep it off; persist installs the supported override all the same, so that "
+             "turning it on later runs the firmware's steering first and this layout after it."});
     } else if (v.packetSteeringService && !v.platformOverrideOurs) {
         out.push_back(
             {Conflict::Kind::PacketSteeringService, true, "OpenWrt packet steering service",
              "/etc/init.d/packet_steering runs at boot and on every network and firewall "
              "reload and interface event (" +
-                 steering +
-                 "): OpenWrt 23.05's packet-steering.sh spreads RPS and XPS over all CPUs, "
-                 "24.10's packet-steering.uc sets RPS, rps_flow_cnt and the CPUs of NAPI threads "
-                 "(and with packet_steering 0 clears RPS instead of stopping).",
+                 steering + "): " + steeringDoes(v.steeringScript),
              "Let persist install the supported override /usr/libexec/platform/"
              "packet-steering.sh: it runs the firmware's steering first and this layout after "
              "it, so the devices the layout does not name keep the firmware's steering (or turn "
@@ -79,8 +116,7 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
         if (name == kHotplugName || !touchesMasks(name))
             continue;
         const bool before = name < std::string(kHotplugName);
-        const bool steeringScript = name.find("steering") != std::string::npos ||
-                                    name.find("smp-tune") != std::string::npos;
+        const bool steeringScript = steeringHotplug(name);
         if (steeringScript && !enabledValue(v.packetSteering))
             continue; // OpenWrt's own script does nothing while packet steering is off
         Conflict c;
@@ -93,7 +129,9 @@ std::vector<Conflict> detectConflicts(const Snapshot& snap) {
                              steering + ")."
                        : "The board's own script sets IRQ masks when an interface appears.";
         c.suggestion = before ? "Keep it: it runs before coresteer's " + std::string(kHotplugName) +
-                                    ", so coresteer's masks are the ones that stay."
+                                    " at every interface add, and a persisted layout is applied "
+                                    "again after it at every add, whatever the interface, so "
+                                    "coresteer's masks are the ones that stay."
                               : "Rename or remove it: it runs after coresteer's " +
                                     std::string(kHotplugName) + " and overwrites its masks.";
         out.push_back(std::move(c));

@@ -39,4 +39,11 @@ inline constexpr const char* kHotplugName = "95-coresteer";
 
 std::vector<Conflict> detectConflicts(const Snapshot& snap);
 
+// The scripts of /etc/hotplug.d/net that set masks before coresteer's own, at the add of any
+// interface (a bridge's, a tunnel's, a PPP unit's too): OpenWrt's rockchip and FriendlyWrt's
+// 40-net-smp-affinity pin every port's IRQ, the 20-smp-packet-steering of releases before
+// 23.05 (while packet steering is on) sets every device's RPS and XPS. coresteer's script
+// must then apply the layout again at every add, not only at those of its own interfaces.
+std::vector<std::string> hotplugScriptsBeforeOurs(const Snapshot& snap);
+
 } // namespace coresteer

@@ -34,6 +34,10 @@ struct Services {
     // firmware's packet-steering.sh, from 24.10 packet-steering.uc) at boot, on every network
     // and firewall reload and on every interface event.
     bool packetSteeringService = false;
+    // The firmware's own steering script in /usr/libexec/network: "packet-steering.uc" (24.10
+    // on: steers unless packet_steering is 0, and clears RPS then), "packet-steering.sh" (23.05:
+    // steers only while packet_steering is 1), "" when neither is there.
+    std::string steeringScript;
     // /usr/libexec/platform/packet-steering.sh exists; ours when coresteer wrote it.
     bool platformOverride = false, platformOverrideOurs = false;
     std::vector<std::string> netHotplug;   // names in /etc/hotplug.d/net, sorted

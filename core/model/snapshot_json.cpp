@@ -101,6 +101,7 @@ json toJson(const Snapshot& snap) {
     j["services"] = {
         {"packet_steering", opt(v.packetSteering)},
         {"packet_steering_service", v.packetSteeringService},
+        {"steering_script", v.steeringScript.empty() ? json(nullptr) : json(v.steeringScript)},
         {"platform_override", v.platformOverride},
         {"platform_override_ours", v.platformOverrideOurs},
         {"net_hotplug", v.netHotplug},

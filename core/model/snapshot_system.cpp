@@ -232,6 +232,9 @@ Services readServices(BundleReader& r) {
     if (auto t = r.text("etc/config/network"))
         v.packetSteering = uciOption(*t, "globals", "packet_steering");
     v.packetSteeringService = listed(b, "etc/init.d", "packet_steering");
+    for (const char* s : {"packet-steering.uc", "packet-steering.sh"})
+        if (v.steeringScript.empty() && listed(b, "usr/libexec/network", s))
+            v.steeringScript = s;
     if (auto t = r.text("usr/libexec/platform/packet-steering.sh")) {
         v.platformOverride = true;
         v.platformOverrideOurs = t->find(kPersistMarker) != std::string_view::npos;

@@ -11,6 +11,7 @@
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/firmware_expect.h"
 #include "tests/support/test_names.h"
 
 #include <gtest/gtest.h>
@@ -98,6 +99,19 @@ public:
             fs::permissions(p, fs::perms::owner_all);
         }
     }
+    // The root as the firmware fixture `name` makes it: its board with the firmware's files.
+    void useFirmware(const std::string& name) {
+        fs::remove_all(root);
+        layFirmware(name, root);
+    }
+    // A command the scripts run on this root find first in PATH (a firmware's tools).
+    void tool(const std::string& name, const std::string& text) const {
+        const auto p = m_dir / "bin" / name;
+        std::ofstream(p, std::ios::trunc) << text;
+        fs::permissions(p, fs::perms::owner_all);
+    }
+    // Where tool() puts them.
+    fs::path tools() const { return m_dir / "bin"; }
     Snapshot snapshot() const { return buildSnapshot(collectLocal(root)); }
     void write(const std::string& rel, const std::string& content) const {
         fs::create_directories((root / rel).parent_path());
