@@ -580,6 +580,7 @@ void MainWindow::showSnapshot(quint64 id, SnapshotPtr snap) {
     for (const auto& d : snap->diagnostics.entries())
         lines << QString::fromStdString(d.toString());
     m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
+    m_warnings->setVisible(!lines.isEmpty()); // only when there is something to say
     setWindowTitle(tr("coresteer - %1").arg(m_conn->spec().label));
     statusBar()->showMessage(tr("%1 interfaces, %2 IRQs, %3 warnings")
                                  .arg(snap->interfaces.size())

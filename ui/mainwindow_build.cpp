@@ -119,7 +119,8 @@ void MainWindow::buildCentre() {
     m_summary->setWordWrap(true);
     m_warnings->setReadOnly(true);
     m_warnings->setMaximumBlockCount(500);
-    m_warnings->setPlaceholderText(tr("No warnings"));
+    m_warnings->setObjectName(QStringLiteral("warnings"));
+    m_warnings->hide(); // shown when a snapshot has something to say
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);

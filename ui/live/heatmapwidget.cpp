@@ -20,8 +20,15 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
-void HeatmapWidget::reset(int cores, int columns) {
+void HeatmapWidget::reset(int cores, int columns, std::vector<QString> labels) {
     m_cores = std::max(cores, 0);
+    m_labels = std::move(labels);
+    int widest = 0; // the widest row label (the first 256: rows beyond are too thin to label)
+    for (int c = 0; c < std::min(m_cores, 256); ++c)
+        widest = std::max(widest, fontMetrics().horizontalAdvance(coreLabel(c)));
+    m_labelWidth = std::clamp(widest + 8, 28, 110);
+    m_phases.clear();
+    m_pushed = 0;
     m_columns = std::max(columns, 2);
     m_image = QImage(m_columns, std::max(m_cores, 1), QImage::Format_RGB32);
     m_image.fill(QColor(0x20, 0x20, 0x28));
@@ -76,6 +83,9 @@ void HeatmapWidget::pushColumn(const std::vector<double>& shares, bool gap) {
     }
     std::vector<float> v(shares.begin(), shares.end());
     m_values.push_back(std::move(v));
+    ++m_pushed;
+    while (!m_phases.empty() && m_pushed - m_phases.front().sample > m_columns)
+        m_phases.pop_front();
     if (static_cast<int>(m_values.size()) > m_columns)
         m_values.pop_front();
     update();
@@ -99,9 +109,46 @@ void HeatmapWidget::addGap() {
     pushColumn({}, true);
 }
 
+void HeatmapWidget::addPhase(const QString& name) {
+    if (!m_phases.empty() && m_phases.back().sample == m_pushed)
+        m_phases.back().name = name;
+    else
+        m_phases.push_back({m_pushed, name});
+    update();
+}
+
+std::vector<HeatmapWidget::PhaseMark> HeatmapWidget::phases() const {
+    return {m_phases.begin(), m_phases.end()};
+}
+
+QString HeatmapWidget::coreLabel(int cpu) const {
+    return static_cast<std::size_t>(cpu) < m_labels.size() ? m_labels[static_cast<std::size_t>(cpu)]
+                                                           : QStringLiteral("CPU%1").arg(cpu);
+}
+
 QRect HeatmapWidget::mapRect() const {
-    const int legend = 46, label = 40;
-    return QRect(label, 2, std::max(10, width() - label - legend), std::max(10, height() - 4));
+    // Core labels on the left, the colour scale and its values on the right, the time axis below.
+    const int legend = 58, axis = 16;
+    const int label = m_labelWidth;
+    return QRect(label, 2, std::max(10, width() - label - legend),
+                 std::max(10, height() - 4 - axis));
+}
+
+int HeatmapWidget::columnX(const QRect& r, long long fromEnd) const {
+    const long long col = m_columns - 1 - fromEnd;
+    return r.left() + static_cast<int>((2 * col + 1) * r.width() / (2LL * m_columns));
+}
+
+QStringList HeatmapWidget::timeLabels() const {
+    QStringList out;
+    if (m_times.size() < 2)
+        return out;
+    // A mark every 10 s back from the newest sample (every 60 s for a long window).
+    const double span = m_times.back() - m_times.front();
+    const double step = span > 300 ? 60 : span > 60 ? 20 : 10;
+    for (double ago = std::floor(span / step) * step; ago >= 0; ago -= step)
+        out << (ago == 0 ? tr("0 s") : tr("-%1 s").arg(ago, 0, 'f', 0));
+    return out;
 }
 
 QString HeatmapWidget::readout(const QPoint& pos) const {
@@ -115,11 +162,12 @@ QString HeatmapWidget::readout(const QPoint& pos) const {
     if (idx < 0)
         return {};
     const auto& v = m_values[static_cast<std::size_t>(idx)];
+    const auto name = coreLabel(cpu);
     if (v.empty())
-        return tr("CPU%1: no data (the router was not reachable)").arg(cpu);
+        return tr("%1: no data (the router was not reachable)").arg(name);
     const double secondsAgo = m_times.back() - m_times[static_cast<std::size_t>(idx)];
-    return tr("CPU%1, %2 s ago: %3% busy")
-        .arg(cpu)
+    return tr("%1, %2 s ago: %3% busy")
+        .arg(name)
         .arg(secondsAgo, 0, 'f', 1)
         .arg(qRound(v[static_cast<std::size_t>(cpu)] * 100));
 }
@@ -140,13 +188,39 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 0.8);
     p.setFont(f);
-    // Core labels where they fit.
+    // Core labels, with their class, where they fit.
     const int every = std::max(1, m_cores * 12 / std::max(r.height(), 1));
     for (int c = 0; c < m_cores; c += every) {
         const int y = r.top() + (2 * c + 1) * r.height() / (2 * m_cores);
         p.drawText(QRect(0, y - 8, r.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
-                   QStringLiteral("%1").arg(c));
+                   coreLabel(c));
     }
+    // The time axis: a mark every 10 s (20 s, 60 s over longer windows) back from the newest.
+    const auto labels = timeLabels();
+    if (!labels.isEmpty() && m_times.size() >= 2) {
+        const double span = m_times.back() - m_times.front();
+        const double step = span > 300 ? 60 : span > 60 ? 20 : 10;
+        const double perSample = span / static_cast<double>(m_times.size() - 1);
+        int k = 0;
+        for (double ago = std::floor(span / step) * step; ago >= 0; ago -= step, ++k) {
+            const int x = columnX(r, std::llround(ago / std::max(perSample, 1e-9)));
+            p.drawLine(x, r.bottom() + 1, x, r.bottom() + 4);
+            p.drawText(QRect(x - 30, r.bottom() + 3, 60, 14), Qt::AlignHCenter | Qt::AlignTop,
+                       labels.value(k));
+        }
+    }
+    // The test's phases: a line where each starts, its name beside it.
+    for (const auto& m : m_phases) {
+        const long long fromEnd = m_pushed - m.sample;
+        if (fromEnd < 0 || fromEnd >= m_columns)
+            continue;
+        const int x = columnX(r, fromEnd) - r.width() / (2 * m_columns);
+        p.setPen(QPen(Qt::white, 1, Qt::DashLine));
+        p.drawLine(x, r.top(), x, r.bottom());
+        p.setPen(Qt::white);
+        p.drawText(x + 3, r.top() + 11, m.name);
+    }
+    p.setPen(palette().color(QPalette::WindowText));
     // The colour scale, drawn once per size.
     const QRect scale(r.right() + 10, r.top(), 12, r.height());
     if (m_legend.size() != scale.size()) {
@@ -158,7 +232,8 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     p.drawImage(scale.topLeft(), m_legend);
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(scale.right() + 2, scale.top() + 10, QStringLiteral("100%"));
-    p.drawText(scale.right() + 2, scale.bottom(), QStringLiteral("0"));
+    p.drawText(scale.right() + 2, scale.center().y() + 4, QStringLiteral("50%"));
+    p.drawText(scale.right() + 2, scale.bottom(), QStringLiteral("0%"));
 }
 
 void HeatmapWidget::mouseMoveEvent(QMouseEvent* e) {

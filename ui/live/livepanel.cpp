@@ -99,6 +99,7 @@ LivePanel::LivePanel(QWidget* parent)
                     showGrade();
             });
     connect(m_test, &BufferbloatTest::throughputMeasured, this, &LivePanel::addThroughput);
+    connect(m_test, &BufferbloatTest::loadPhase, this, [this] { m_heatmap->addPhase(tr("load")); });
     connect(m_test, &BufferbloatTest::problem, this, &LivePanel::showProblem);
     connect(m_replay, &ReplayDriver::rates, this, [this](const Rates& r) {
         addRates(r);
@@ -284,6 +285,7 @@ void LivePanel::startTest() {
     }
     m_probesShown = 0;
     m_test->start(*m_snap, m_label, m_hz, load);
+    m_heatmap->addPhase(m_test->probing() ? tr("idle") : tr("test"));
     m_grade->setText(m_test->probing()
                          ? tr("Recording. Measuring the idle latency for 3 s ...")
                          : tr("Recording the load (no latency: not a router over SSH)."));
@@ -307,6 +309,7 @@ void LivePanel::stopTest() {
     m_testButton->setText(tr("Start recording"));
     if (!was)
         return;
+    m_heatmap->addPhase(tr("done"));
     Q_EMIT recordingActive(false);
     showGrade();
     Q_EMIT recordingFinished();
@@ -523,16 +526,24 @@ void LivePanel::clearViews() {
                 if (seen.insert(i).second)
                     m_nicIrqs.push_back(i);
     m_history = std::make_unique<History>(static_cast<std::size_t>(3600 * m_hz), cores, m_nicIrqs);
-    std::vector<QString> labels;
+    // Each core by its number, its class (big, LITTLE) and its top frequency.
+    std::vector<QString> labels, rows;
     for (int c = 0; c < cores; ++c) {
         const auto* cls = m_snap->topology.classOf(c);
-        labels.push_back(
+        QString name =
             cls && cls->name != "uniform"
                 ? QStringLiteral("CPU%1 %2").arg(c).arg(QString::fromStdString(cls->name))
-                : QStringLiteral("CPU%1").arg(c));
+                : QStringLiteral("CPU%1").arg(c);
+        rows.push_back(name);
+        const auto& cpus = m_snap->topology.cpus;
+        if (static_cast<std::size_t>(c) < cpus.size() &&
+            cpus[static_cast<std::size_t>(c)].maxFreqKHz)
+            name += QStringLiteral(" %1 GHz").arg(
+                *cpus[static_cast<std::size_t>(c)].maxFreqKHz / 1e6, 0, 'f', 2);
+        labels.push_back(name);
     }
     m_charts->reset(cores, labels);
-    m_heatmap->reset(cores, 600);
+    m_heatmap->reset(cores, 600, rows);
     m_irqs->setRowCount(static_cast<int>(m_nicIrqs.size()));
     for (std::size_t k = 0; k < m_nicIrqs.size(); ++k) {
         const auto irq = m_nicIrqs[k];

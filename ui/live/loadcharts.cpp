@@ -6,7 +6,10 @@
 #include <QChart>
 #include <QChartView>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLineSeries>
+#include <QPixmap>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -59,10 +62,33 @@ void LoadCharts::build() {
     }
     m_charts.clear();
     m_lines.clear();
+    m_legend = nullptr;
     m_one = nullptr;
     m_oneX = nullptr;
     if (m_mode == Mode::PerCore) {
         const int cols = m_cores <= 4 ? m_cores : m_cores <= 8 ? 4 : 8;
+        // The key to the colours, once for all the charts, with the scale they share.
+        m_legend = new QWidget;
+        m_legend->setObjectName(QStringLiteral("loadLegend"));
+        auto* keys = new QHBoxLayout(m_legend);
+        keys->setContentsMargins(4, 0, 4, 0);
+        auto swatch = [&](const QColor& colour, const QString& name) {
+            QPixmap px(10, 10);
+            px.fill(colour);
+            auto* box = new QLabel;
+            box->setPixmap(px);
+            keys->addWidget(box);
+            auto* text = new QLabel(name);
+            text->setObjectName(QStringLiteral("legendKey"));
+            keys->addWidget(text);
+            keys->addSpacing(8);
+        };
+        for (int k = 0; k < 4; ++k)
+            swatch(kColours[k], QString::fromLatin1(kNames[k]));
+        swatch(palette().color(QPalette::Base), tr("idle"));
+        keys->addStretch(1);
+        keys->addWidget(new QLabel(tr("% of each core, stacked, over the last 30 s")));
+        m_grid->addWidget(m_legend, 0, 0, 1, std::max(cols, 1));
         for (int c = 0; c < m_cores; ++c) {
             CoreChart cc;
             auto* chart = bareChart();
@@ -76,9 +102,10 @@ void LoadCharts::build() {
             cc.x->setVisible(false); // small multiples: the axes cost more to draw than the data
             auto* y = new QValueAxis;
             y->setRange(0, 100);
-            y->setLabelsVisible(c % std::max(cols, 1) == 0);
+            y->setLabelsVisible(c % std::max(cols, 1) == 0); // one scale a row, labelled
+            y->setLabelFormat(QStringLiteral("%d%%"));
             y->setGridLineVisible(false);
-            y->setTickCount(2);
+            y->setTickCount(3);
             chart->addAxis(cc.x, Qt::AlignBottom);
             chart->addAxis(y, Qt::AlignLeft);
             for (int k = 0; k < 4; ++k) {
@@ -98,7 +125,7 @@ void LoadCharts::build() {
             cc.view->setToolTip(tr("%1: irq (red), softirq (orange), system (blue) and user "
                                    "(green), stacked, in % of the core, over the last 30 seconds")
                                     .arg(label));
-            m_grid->addWidget(cc.view, c / std::max(cols, 1), c % std::max(cols, 1));
+            m_grid->addWidget(cc.view, 1 + c / std::max(cols, 1), c % std::max(cols, 1));
             m_charts.push_back(cc);
         }
     } else {
@@ -109,6 +136,8 @@ void LoadCharts::build() {
         m_oneX->setTitleText(tr("seconds"));
         auto* y = new QValueAxis;
         y->setRange(0, 100);
+        y->setLabelFormat(QStringLiteral("%d%%"));
+        y->setTitleText(tr("busy"));
         chart->addAxis(m_oneX, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         // Many cores: the mean and the busiest kOneChartLines of them (the heatmap shows all).
@@ -217,6 +246,15 @@ int LoadCharts::pointCount() const {
     if (m_mode == Mode::PerCore)
         return m_charts.empty() ? 0 : static_cast<int>(m_charts.front().upper.front()->count());
     return m_lines.empty() ? 0 : static_cast<int>(m_lines.front()->count());
+}
+
+QStringList LoadCharts::titles() const {
+    QStringList out;
+    for (const auto& cc : m_charts)
+        out << cc.view->chart()->title();
+    if (m_one)
+        out << m_one->chart()->title();
+    return out;
 }
 
 } // namespace coresteer::ui

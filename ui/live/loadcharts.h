@@ -9,6 +9,7 @@
 
 #include "core/live/history.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
@@ -35,6 +36,11 @@ public:
     // Redraws from the history: the last `seconds` of it.
     void update(const live::History& h, double seconds = 30);
     int seriesCount() const;
+    // The key to the stacked colours of PerCore ("irq", "softirq", "system", "user", "idle"), in
+    // a row above the charts; null in OneChart mode.
+    QWidget* legend() const { return m_legend; }
+    // The charts' titles (each core's label), for tests.
+    QStringList titles() const;
     // Points in the first series (for tests).
     int pointCount() const;
 
@@ -50,6 +56,7 @@ private:
     std::vector<QString> m_labels;
     QGridLayout* m_grid;
     std::vector<CoreChart> m_charts; // PerCore
+    QWidget* m_legend = nullptr;     // PerCore
     QChartView* m_one = nullptr;     // OneChart
     QValueAxis* m_oneX = nullptr;
     std::vector<QLineSeries*> m_lines; // OneChart, busy per core

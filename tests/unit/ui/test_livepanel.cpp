@@ -26,6 +26,7 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -109,7 +110,28 @@ TEST(LivePanel, ChartsHeatmapAndTablesFollowTheDemo) {
     EXPECT_LT(idle.red(), 100);
     EXPECT_TRUE(panel->heatmap()
                     ->readout(QPoint(panel->heatmap()->width() - 60, 5))
-                    .startsWith(QStringLiteral("CPU0")));
+                    .startsWith(QStringLiteral("CPU0 LITTLE, ")))
+        << panel->heatmap()->readout(QPoint(panel->heatmap()->width() - 60, 5)).toStdString();
+    // Read at a glance: the key to the charts' colours, each core by class and top frequency,
+    // the heatmap's rows by class and its time axis in seconds up to now.
+    ASSERT_TRUE(panel->charts()->legend());
+    EXPECT_TRUE(panel->charts()->legend()->isVisible());
+    QStringList keys;
+    for (auto* l : panel->charts()->legend()->findChildren<QLabel*>(QStringLiteral("legendKey")))
+        keys << l->text();
+    EXPECT_EQ(keys.join(QLatin1Char(',')), QStringLiteral("irq,softirq,system,user,idle"));
+    const auto titles = panel->charts()->titles();
+    ASSERT_EQ(titles.size(), 8);
+    EXPECT_EQ(titles[0], QStringLiteral("CPU0 LITTLE 1.80 GHz"));
+    EXPECT_EQ(titles[4], QStringLiteral("CPU4 big 2.30 GHz"));
+    EXPECT_EQ(panel->heatmap()->coreLabel(6), QStringLiteral("CPU6 big"));
+    const auto axis = panel->heatmap()->timeLabels();
+    ASSERT_FALSE(axis.isEmpty());
+    EXPECT_EQ(axis.back(), QStringLiteral("0 s"));
+    // The demo's snapshot has nothing to warn of: no warnings pane.
+    auto* warnings = w.findChild<QPlainTextEdit*>(QStringLiteral("warnings"));
+    ASSERT_TRUE(warnings);
+    EXPECT_FALSE(warnings->isVisible());
     bool eth2Rate = false;
     for (int r = 0; r < panel->irqTable()->rowCount(); ++r)
         if (panel->irqTable()->item(r, 0)->text() == QStringLiteral("173"))
@@ -148,6 +170,13 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
         QSignalSpy finished(panel, &LivePanel::recordingFinished);
         panel->testButton()->click(); // Stop
         ASSERT_EQ(finished.count(), 1);
+        // The heatmap marks where the test began and ended (the demo has no probe: no idle
+        // baseline).
+        const auto marks = panel->heatmap()->phases();
+        ASSERT_EQ(marks.size(), 2u);
+        EXPECT_EQ(marks[0].name, QStringLiteral("test"));
+        EXPECT_EQ(marks[1].name, QStringLiteral("done"));
+        EXPECT_GE(marks[1].sample - marks[0].sample, 20);
         const auto rec = panel->recording();
         ASSERT_TRUE(rec);
         EXPECT_GE(rec->ticks, 20u);
