@@ -37,6 +37,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -76,7 +77,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_undo, &QUndoStack::indexChanged, this, &MainWindow::updateActions);
 
     QSettings st;
-    restoreGeometry(st.value(QStringLiteral("window/geometry")).toByteArray());
+    // The saved geometry, else most of the screen: the tables, the grid and the charts are wide.
+    if (!restoreGeometry(st.value(QStringLiteral("window/geometry")).toByteArray()))
+        if (const auto* s = screen()) {
+            const auto avail = s->availableGeometry();
+            const QSize size(avail.width() * 9 / 10, avail.height() * 9 / 10);
+            resize(size.expandedTo(QSize(800, 560)).boundedTo(avail.size()));
+            move(avail.center() - rect().center());
+        }
     restoreState(st.value(QStringLiteral("window/state")).toByteArray());
     updateActions();
 }

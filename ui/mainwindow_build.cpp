@@ -110,6 +110,7 @@ void MainWindow::buildCentre() {
     m_coreView->setModel(m_cores);
     m_coreView->verticalHeader()->hide();
     m_coreView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_coreView->horizontalHeader()->setStretchLastSection(true); // the table takes the width
     // The governor a pending layout sets shows in the CPU table; right-click chooses it.
     connect(m_grid, &MaskGridModel::extrasChanged, this,
             [this] { m_cores->setPendingGovernors(m_grid->extras().governors); });
@@ -247,6 +248,7 @@ void MainWindow::buildRecordingMenu() {
                                                         &LivePanel::exportPng));
     for (auto* a : m_recordingActions)
         a->setEnabled(false);
+    m_livePanel->setRecordingActions(m_recordingActions);
     connect(m_livePanel, &LivePanel::recordingFinished, this, [this] {
         for (auto* a : m_recordingActions)
             a->setEnabled(m_livePanel->recording() != nullptr);

@@ -13,6 +13,7 @@
 #include "core/live/bottleneck.h"
 #include "core/live/latency.h"
 
+#include <QAction>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -29,6 +30,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -164,6 +166,11 @@ QWidget* LivePanel::buildSide() {
     }
     sideBox->addWidget(m_testButton);
     sideBox->addWidget(m_grade);
+    m_recordingButtons = new QWidget;
+    m_recordingButtons->setObjectName(QStringLiteral("recordingButtons"));
+    auto* buttons = new QHBoxLayout(m_recordingButtons);
+    buttons->setContentsMargins(0, 0, 0, 0);
+    sideBox->addWidget(m_recordingButtons);
     sideBox->addWidget(buildLatencyChart(), 1);
     return side;
 }
@@ -602,6 +609,17 @@ void LivePanel::addGap(double uptime) {
         return;
     m_history->pushGap(uptime);
     m_heatmap->addGap();
+}
+
+void LivePanel::setRecordingActions(const QList<QAction*>& actions) {
+    auto* box = static_cast<QHBoxLayout*>(m_recordingButtons->layout());
+    for (auto* a : actions) {
+        auto* b = new QToolButton;
+        b->setDefaultAction(a);
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        box->addWidget(b);
+    }
+    box->addStretch(1);
 }
 
 } // namespace coresteer::ui

@@ -15,12 +15,14 @@
 #include "core/model/load.h"
 #include "ui/connection.h"
 
+#include <QList>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
 #include <vector>
 
+class QAction;
 class QComboBox;
 class QSlider;
 class QLabel;
@@ -78,6 +80,10 @@ public:
     bool saveRecording(const QString& file, QString* error) const;
     bool exportCsv(const QString& file, QString* error) const;
     bool exportPng(const QString& file, QString* error) const;
+    // The Recording menu's save and export actions, as buttons under the test's result (where
+    // the person is when a test ends); they are enabled as the actions are.
+    void setRecordingActions(const QList<QAction*>& actions);
+    QWidget* recordingButtons() const { return m_recordingButtons; }
 
     // Replays a recording in every view at `speed` times its pace (0: all at once).
     void startReplay(std::shared_ptr<const live::Recording> recording, SnapshotPtr snapshot,
@@ -133,6 +139,7 @@ private:
     ReplayDriver* m_replay;
     QPushButton* m_testButton;
     QLabel* m_grade;
+    QWidget* m_recordingButtons = nullptr;
     QLineSeries* m_latency;
     QValueAxis* m_latencyX;
     QValueAxis* m_latencyY;

@@ -23,6 +23,7 @@
 #include "ui/settings.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QFileInfo>
 #include <QImage>
@@ -39,6 +40,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QUndoStack>
 
@@ -158,6 +160,17 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
         ASSERT_TRUE(shown.wait(10000));
         auto* panel = w.livePanel();
         EXPECT_TRUE(panel->testButton()->isEnabled());
+        // Save and export sit under the test's result too, as the Recording menu's actions.
+        ASSERT_TRUE(panel->recordingButtons());
+        const auto buttons = panel->recordingButtons()->findChildren<QToolButton*>();
+        ASSERT_EQ(buttons.size(), 3);
+        QStringList names;
+        for (auto* b : buttons) {
+            names << b->defaultAction()->text().remove(QLatin1Char('&'));
+            EXPECT_FALSE(b->isEnabled()) << names.back().toStdString();
+        }
+        EXPECT_EQ(names.join(QLatin1Char('|')),
+                  QStringLiteral("Save recording...|Export CSV...|Export PNG..."));
         QString error;
         EXPECT_FALSE(panel->saveRecording(file, &error)); // nothing recorded yet
         EXPECT_FALSE(error.isEmpty());
@@ -179,6 +192,8 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
         EXPECT_GE(marks[1].sample - marks[0].sample, 20);
         const auto rec = panel->recording();
         ASSERT_TRUE(rec);
+        for (auto* b : buttons)
+            EXPECT_TRUE(b->isEnabled()) << b->text().toStdString();
         EXPECT_GE(rec->ticks, 20u);
         EXPECT_EQ(rec->info.label, "Demo router (NanoPi R6S)");
         EXPECT_FALSE(rec->info.capture.empty());

@@ -25,16 +25,20 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScreen>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -56,6 +60,22 @@ using namespace coresteer::layout;
 using namespace coresteer::live;
 using namespace coresteer::ui;
 using namespace coresteer::test;
+
+// Without a saved geometry the window takes most of the screen, and the CPU table its width.
+TEST(MainWindow, OpensSizedToTheScreen) {
+    QSettings().remove(QStringLiteral("window/geometry"));
+    MainWindow w;
+    ASSERT_TRUE(w.screen());
+    const auto avail = w.screen()->availableGeometry();
+    const auto want = QSize(avail.width() * 9 / 10, avail.height() * 9 / 10)
+                          .expandedTo(QSize(800, 560))
+                          .boundedTo(avail.size());
+    EXPECT_EQ(w.size(), want);
+    bool stretched = false;
+    for (auto* t : w.findChildren<QTableView*>())
+        stretched = stretched || t->horizontalHeader()->stretchLastSection();
+    EXPECT_TRUE(stretched);
+}
 
 TEST(MainWindow, LoadsAFixtureOnAWorkerThread) {
     MainWindow w;
