@@ -324,6 +324,8 @@ int recordingCommand(const std::string& what, const std::vector<std::string>& fi
             j["latency"] = {{"idle_ms", s.latency->idleMs},
                             {"loaded_ms", s.latency->loadedMs},
                             {"increase_ms", s.latency->increaseMs},
+                            {"p95_loaded_ms", s.latency->p95LoadedMs},
+                            {"p95_increase_ms", s.latency->p95IncreaseMs},
                             {"grade", s.latency->grade},
                             {"lost", s.latency->lost}};
         out << jsonText(j) << "\n";
@@ -359,9 +361,11 @@ int recordingCommand(const std::string& what, const std::vector<std::string>& fi
     }
     if (s.latency) {
         std::snprintf(line, sizeof line,
-                      "latency: idle %.1f ms, loaded %.1f ms (+%.1f ms), %d lost: grade %s\n",
+                      "latency: idle %.1f ms, loaded %.1f ms (+%.1f ms; 95th percentile %.1f ms, "
+                      "+%.1f ms), %d lost: grade %s\n",
                       s.latency->idleMs, s.latency->loadedMs, s.latency->increaseMs,
-                      s.latency->lost, s.latency->grade.c_str());
+                      s.latency->p95LoadedMs, s.latency->p95IncreaseMs, s.latency->lost,
+                      s.latency->grade.c_str());
         out << line;
     } else {
         out << "latency: not graded (" << s.probes << " probes)\n";

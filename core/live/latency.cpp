@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <netdb.h>
@@ -97,6 +98,20 @@ std::optional<double> median(const std::vector<std::optional<double>>& v, int* l
     const auto n = a.size();
     return n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
 }
+
+// Nearest rank: the smallest answered value that at least 95 % of the answered ones do not
+// exceed.
+std::optional<double> percentile95(const std::vector<std::optional<double>>& v) {
+    std::vector<double> a;
+    for (const auto& x : v)
+        if (x)
+            a.push_back(*x);
+    if (a.empty())
+        return std::nullopt;
+    std::sort(a.begin(), a.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(a.size())));
+    return a[std::max<std::size_t>(rank, 1) - 1];
+}
 } // namespace
 
 std::optional<LatencyGrade> gradeLatency(const std::vector<std::optional<double>>& idle,
@@ -109,6 +124,8 @@ std::optional<LatencyGrade> gradeLatency(const std::vector<std::optional<double>
     g.idleMs = *i;
     g.loadedMs = *l;
     g.increaseMs = std::max(0.0, *l - *i);
+    g.p95LoadedMs = percentile95(loaded).value_or(*l);
+    g.p95IncreaseMs = std::max(0.0, g.p95LoadedMs - *i);
     g.grade = bufferbloatGrade(g.increaseMs);
     return g;
 }

@@ -26,6 +26,10 @@ struct LatencyGrade {
     double idleMs = 0;   // median before the load
     double loadedMs = 0; // median under load
     double increaseMs = 0;
+    // The 95th percentile of the loaded probes (nearest rank), and its rise over the idle
+    // median: what the worst moments of the test felt like, as the common tests show beside
+    // the median.
+    double p95LoadedMs = 0, p95IncreaseMs = 0;
     std::string grade;
     int lost = 0; // probes under load that got no answer
 };

@@ -495,12 +495,15 @@ void LivePanel::showGrade() {
             m_grade->setText(tr("Idle latency measured: run your speed test now."));
         return;
     }
-    m_grade->setText(tr("<b>Bufferbloat grade %1</b>: %2 ms idle, %3 ms under load (+%4 ms)%5")
-                         .arg(QString::fromStdString(g->grade))
-                         .arg(g->idleMs, 0, 'f', 1)
-                         .arg(g->loadedMs, 0, 'f', 1)
-                         .arg(g->increaseMs, 0, 'f', 1)
-                         .arg(g->lost ? tr(", %1 probes lost").arg(g->lost) : QString()));
+    m_grade->setText(
+        tr("<b>Bufferbloat grade %1</b>: %2 ms idle, %3 ms under load (+%4 ms; 95th percentile "
+           "+%5 ms)%6")
+            .arg(QString::fromStdString(g->grade))
+            .arg(g->idleMs, 0, 'f', 1)
+            .arg(g->loadedMs, 0, 'f', 1)
+            .arg(g->increaseMs, 0, 'f', 1)
+            .arg(g->p95IncreaseMs, 0, 'f', 1)
+            .arg(g->lost ? tr(", %1 probes lost").arg(g->lost) : QString()));
 }
 
 QString LivePanel::gradeText() const {

@@ -6,6 +6,7 @@
 #include "core/live/recording.h"
 #include "tests/support/board_expect.h"
 #include "tests/support/cpufreq_policy.h"
+#include "tests/unit/live/ten_seconds.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -310,6 +311,27 @@ TEST(Cli, MonitorStreamsSamplesOfThisMachine) {
         cli({"monitor", "--root", (test::boardDir("bpi-r4")).string(), "--duration", "0.2"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("proc/uptime"), std::string::npos) << bad.err;
+}
+
+// The grade in the summary's JSON: the idle and loaded medians, the increase, the 95th
+// percentile under load and its increase, as scripts compare layouts by them.
+TEST(Cli, RecordingSummaryGivesTheGradeAndItsPercentile) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-grade";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "ten-seconds.csrec").string();
+    std::ofstream(file, std::ios::binary) << test::tenSeconds().text();
+    const auto s = cli({"recording", "summary", "--json", file});
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out)["latency"];
+    EXPECT_DOUBLE_EQ(j["idle_ms"].get<double>(), 10.0);
+    EXPECT_DOUBLE_EQ(j["loaded_ms"].get<double>(), 50.0);
+    EXPECT_DOUBLE_EQ(j["increase_ms"].get<double>(), 40.0);
+    EXPECT_DOUBLE_EQ(j["p95_loaded_ms"].get<double>(), 50.0);
+    EXPECT_DOUBLE_EQ(j["p95_increase_ms"].get<double>(), 40.0);
+    EXPECT_EQ(j["grade"], "B");
+    const auto text = cli({"recording", "summary", file});
+    EXPECT_NE(text.out.find("95th percentile 50.0 ms, +40.0 ms"), std::string::npos) << text.out;
 }
 
 // monitor --record writes a recording that the recording verbs read: a summary, CSV rows and a

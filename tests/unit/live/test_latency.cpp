@@ -47,6 +47,10 @@ TEST(Latency, GradesTheIncreaseUnderLoadLikeTheCommonTests) {
     EXPECT_DOUBLE_EQ(g->idleMs, 11.0);
     EXPECT_DOUBLE_EQ(g->loadedMs, 65.0);
     EXPECT_DOUBLE_EQ(g->increaseMs, 54.0);
+    // Of the four answers under load (50, 60, 70, 80), the 95th percentile by nearest rank is
+    // the 4th: 80, 69 ms over the idle median.
+    EXPECT_DOUBLE_EQ(g->p95LoadedMs, 80.0);
+    EXPECT_DOUBLE_EQ(g->p95IncreaseMs, 69.0);
     EXPECT_EQ(g->grade, "B");
     EXPECT_EQ(g->lost, 1);
     EXPECT_FALSE(gradeLatency({}, {1.0}));

@@ -51,6 +51,8 @@ TEST(Recording, SummaryGivesPeaksOfOneSecondMeansThroughputAndTheGrade) {
     EXPECT_DOUBLE_EQ(s->latency->loadedMs, 50.0);
     EXPECT_EQ(s->latency->grade, "B"); // +40 ms
     EXPECT_EQ(s->latency->lost, 7);
+    EXPECT_DOUBLE_EQ(s->latency->p95LoadedMs, 50.0);
+    EXPECT_DOUBLE_EQ(s->latency->p95IncreaseMs, 40.0);
 
     // A peak is of one-second means: one busy tick in an idle second is not a peak of 100 %.
     RecordingWriter w(info());
