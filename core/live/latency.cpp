@@ -85,30 +85,25 @@ const char* bufferbloatGrade(double increaseMs) {
 }
 
 namespace {
-std::optional<double> median(const std::vector<std::optional<double>>& v, int* lost) {
+// The answered probes, sorted; the lost ones counted in *lost.
+std::vector<double> answered(const std::vector<std::optional<double>>& v, int* lost) {
     std::vector<double> a;
     for (const auto& x : v)
         if (x)
             a.push_back(*x);
         else if (lost)
             ++*lost;
-    if (a.empty())
-        return std::nullopt;
     std::sort(a.begin(), a.end());
+    return a;
+}
+
+double median(const std::vector<double>& a) {
     const auto n = a.size();
     return n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
 }
 
-// Nearest rank: the smallest answered value that at least 95 % of the answered ones do not
-// exceed.
-std::optional<double> percentile95(const std::vector<std::optional<double>>& v) {
-    std::vector<double> a;
-    for (const auto& x : v)
-        if (x)
-            a.push_back(*x);
-    if (a.empty())
-        return std::nullopt;
-    std::sort(a.begin(), a.end());
+// Nearest rank: the smallest value that at least 95 % of them do not exceed.
+double percentile95(const std::vector<double>& a) {
     const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(a.size())));
     return a[std::max<std::size_t>(rank, 1) - 1];
 }
@@ -117,15 +112,15 @@ std::optional<double> percentile95(const std::vector<std::optional<double>>& v) 
 std::optional<LatencyGrade> gradeLatency(const std::vector<std::optional<double>>& idle,
                                          const std::vector<std::optional<double>>& loaded) {
     LatencyGrade g;
-    const auto i = median(idle, nullptr);
-    const auto l = median(loaded, &g.lost);
-    if (!i || !l)
+    const auto i = answered(idle, nullptr);
+    const auto l = answered(loaded, &g.lost);
+    if (i.empty() || l.empty())
         return std::nullopt;
-    g.idleMs = *i;
-    g.loadedMs = *l;
-    g.increaseMs = std::max(0.0, *l - *i);
-    g.p95LoadedMs = percentile95(loaded).value_or(*l);
-    g.p95IncreaseMs = std::max(0.0, g.p95LoadedMs - *i);
+    g.idleMs = median(i);
+    g.loadedMs = median(l);
+    g.increaseMs = std::max(0.0, g.loadedMs - g.idleMs);
+    g.p95LoadedMs = percentile95(l);
+    g.p95IncreaseMs = std::max(0.0, g.p95LoadedMs - g.idleMs);
     g.grade = bufferbloatGrade(g.increaseMs);
     return g;
 }

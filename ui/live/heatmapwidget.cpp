@@ -139,15 +139,26 @@ int HeatmapWidget::columnX(const QRect& r, long long fromEnd) const {
     return r.left() + static_cast<int>((2 * col + 1) * r.width() / (2LL * m_columns));
 }
 
-QStringList HeatmapWidget::timeLabels() const {
-    QStringList out;
+std::vector<double> HeatmapWidget::timeMarks() const {
+    std::vector<double> out;
     if (m_times.size() < 2)
         return out;
-    // A mark every 10 s back from the newest sample (every 60 s for a long window).
+    // A mark every 10 s back from the newest sample (20 s, 60 s over longer windows).
     const double span = m_times.back() - m_times.front();
     const double step = span > 300 ? 60 : span > 60 ? 20 : 10;
     for (double ago = std::floor(span / step) * step; ago >= 0; ago -= step)
-        out << (ago == 0 ? tr("0 s") : tr("-%1 s").arg(ago, 0, 'f', 0));
+        out.push_back(ago);
+    return out;
+}
+
+QString HeatmapWidget::timeLabel(double ago) {
+    return ago == 0 ? tr("0 s") : tr("-%1 s").arg(ago, 0, 'f', 0);
+}
+
+QStringList HeatmapWidget::timeLabels() const {
+    QStringList out;
+    for (double ago : timeMarks())
+        out << timeLabel(ago);
     return out;
 }
 
@@ -195,18 +206,15 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
         p.drawText(QRect(0, y - 8, r.left() - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
                    coreLabel(c));
     }
-    // The time axis: a mark every 10 s (20 s, 60 s over longer windows) back from the newest.
-    const auto labels = timeLabels();
-    if (!labels.isEmpty() && m_times.size() >= 2) {
-        const double span = m_times.back() - m_times.front();
-        const double step = span > 300 ? 60 : span > 60 ? 20 : 10;
-        const double perSample = span / static_cast<double>(m_times.size() - 1);
-        int k = 0;
-        for (double ago = std::floor(span / step) * step; ago >= 0; ago -= step, ++k) {
+    // The time axis, in seconds back from the newest sample.
+    if (m_times.size() >= 2) {
+        const double perSample =
+            (m_times.back() - m_times.front()) / static_cast<double>(m_times.size() - 1);
+        for (double ago : timeMarks()) {
             const int x = columnX(r, std::llround(ago / std::max(perSample, 1e-9)));
             p.drawLine(x, r.bottom() + 1, x, r.bottom() + 4);
             p.drawText(QRect(x - 30, r.bottom() + 3, 60, 14), Qt::AlignHCenter | Qt::AlignTop,
-                       labels.value(k));
+                       timeLabel(ago));
         }
     }
     // The test's phases: a line where each starts, its name beside it.

@@ -58,6 +58,9 @@ private:
     QRect mapRect() const;
     // The x of the column of the sample that came `fromEnd` samples before the newest.
     int columnX(const QRect& r, long long fromEnd) const;
+    // The time axis' marks, in seconds before the newest sample, oldest first; and a mark's text.
+    std::vector<double> timeMarks() const;
+    static QString timeLabel(double ago);
     void pushColumn(const std::vector<double>& shares, bool gap);
     void rescale();
 
