@@ -7,6 +7,7 @@
 // scripts for every interface, then its init scripts in /etc/rc.d order as /etc/rc.common runs
 // them, the WAN's ifup and a network reload) with BusyBox ash. Each EXPECT file says what must
 // hold (SPEC.md there).
+#include "core/base/utf8.h"
 #include "core/layout/persist.h"
 #include "core/layout/planner.h"
 #include "core/model/conflicts.h"
@@ -17,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -272,6 +274,58 @@ TEST(Firmwares, TheirToolsActOnTheRootOnly) {
     EXPECT_EQ(firstLine(r.root / "proc/sys/net/core/rps_sock_flow_entries"), "77777");
     EXPECT_NE(slurp(r.root / "proc/4242/status").find("Cpus_allowed:\t8\n"), std::string::npos);
     EXPECT_EQ(slurp("/proc/sys/net/core/rps_sock_flow_entries"), host);
+}
+
+// The names that tie IRQs to qca-nss-dp ports and ath11k radios by prefix, made hostile on a
+// copy of the IPQ807x board (a command substitution, quotes, U+2028, bytes that are not UTF-8, 300
+// bytes): the IRQs stay the radios' and ports', the plan's reasons never carry the names (a ring
+// that is not "prefix and a number" is no ring), and persist and a boot run nothing they name.
+TEST(Firmwares, HostileNamesOfEdmaAndAth11kRings) {
+    Router r("ipq8074-dl-wrx36");
+    installFirmwareTools(r);
+    ASSERT_TRUE(readyForPersist(r));
+    auto irqs = slurp(r.root / "proc/interrupts");
+    const std::string hostile[] = {
+        "reo2host-destination-ring1$(touch_me)\xe2\x80\xa8" + std::string(300, 'A'),
+        "reo2host-destination-ring2'\"`id`;reboot",
+        "edma_misc\xff\xc0\xaf\x1b[31m",
+    };
+    const char* from[] = {"reo2host-destination-ring1\n", "reo2host-destination-ring2\n",
+                          "edma_misc\n"};
+    for (int k = 0; k < 3; ++k) {
+        const auto at = irqs.find(from[k]);
+        ASSERT_NE(at, std::string::npos) << from[k];
+        irqs.replace(at, std::strlen(from[k]), hostile[k] + "\n");
+    }
+    r.write("proc/interrupts", irqs);
+    const auto snap = r.snapshot();
+    for (std::uint32_t irq : {56u, 57u, 63u}) {
+        const auto* info = snap.irq(irq);
+        ASSERT_TRUE(info) << irq;
+        EXPECT_FALSE(info->interfaces.empty()) << irq;
+    }
+    const auto l = layout::plan(snap);
+    std::vector<std::string> reasons = l.notes;
+    for (const auto& t : l.irqs)
+        reasons.push_back(t.why);
+    for (const auto& t : l.rx)
+        reasons.push_back(t.why);
+    for (const auto& t : l.tx)
+        reasons.push_back(t.why);
+    for (const auto& why : reasons) {
+        EXPECT_TRUE(utf8::valid(why)) << why;
+        for (const char* bad : {"$(", "`", "touch_me", "\xe2\x80\xa8", "\x1b", "AAAA"})
+            EXPECT_EQ(why.find(bad), std::string::npos) << why;
+    }
+    std::string error;
+    const auto p = planPersist(l, snap, {}, &error);
+    ASSERT_TRUE(p) << error;
+    ASSERT_TRUE(r.run(makePersistScript(*p, r.root.string()), &error)) << error;
+    for (const char* iface : {"lan1", "wan", "phy0-ap0"})
+        EXPECT_EQ(r.hotplug(hotplugPath(), iface, "add"), 0) << r.err();
+    EXPECT_FALSE(r.executedAnything());
+    // The layout is in force for what it names: ce0 (IRQ 29, "f" before) on the Wi-Fi core.
+    EXPECT_EQ(firstLine(r.root / "proc/irq/29/smp_affinity"), "8");
 }
 
 // The firmwares coresteer is made for each have a fixture.
