@@ -19,6 +19,7 @@ ensure_packages "${CORESTEER_BUILD_PACKAGES[@]}" "${CORESTEER_TEST_PACKAGES[@]}"
 
 passed=0
 failed=0
+failures=() # what failed, named again at the end, where a log's tail shows it
 jobs=$(nproc)
 
 # ctest's "N% tests passed, F tests failed out of T" adds to the totals.
@@ -27,8 +28,13 @@ count_ctest() {
     line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -1)
     if [ -z "$line" ]; then
         failed=$((failed + 1))
+        failures+=("$2: no ctest summary")
         return
     fi
+    while read -r name; do
+        failures+=("$2: $name")
+    done < <(sed -n '/The following tests FAILED:/,$p' "$1" | grep -E '^[[:space:]]+[0-9]+ - ' |
+        sed -E 's/^[[:space:]]+[0-9]+ - //')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
     t=$(echo "$line" | sed -E 's/.* failed out of ([0-9]+).*/\1/')
     passed=$((passed + t - f))
@@ -42,12 +48,13 @@ for preset in dev asan; do
     if ! { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" -j "$jobs"; }; then
         echo "build $preset FAILED"
         failed=$((failed + 1))
+        failures+=("build $preset")
         continue
     fi
     stage "tests: $preset"
     log="build/$preset/ctest.log"
     ctest --preset "$preset" -j "$jobs" --timeout 600 2>&1 | tee "$log"
-    count_ctest "$log"
+    count_ctest "$log" "$preset"
 done
 
 stage "fuzzing: ${CORESTEER_FUZZ_SECONDS:-30} s per target"
@@ -55,27 +62,37 @@ if scripts/fuzz.sh "${CORESTEER_FUZZ_SECONDS:-30}" > build/asan/fuzz.log 2>&1; t
 cat build/asan/fuzz.log | grep -E '^fuzz_' || true
 passed=$((passed + $(grep -c '^fuzz_.*: ok' build/asan/fuzz.log || true)))
 failed=$((failed + $(grep -c '^fuzz_.*: FAILED' build/asan/fuzz.log || true)))
+while read -r name; do failures+=("$name"); done < <(grep -E '^fuzz_.*: FAILED' build/asan/fuzz.log || true)
+
+# A benchmark that misses its target (or fails) counts once, by its name.
+bench_failed() {
+    failed=$((failed + 1))
+    failures+=("benchmark: $1")
+}
 
 stage "benchmarks"
 if [ -x build/dev/tests/bench/bench_interrupts ]; then
-    build/dev/tests/bench/bench_interrupts --benchmark_min_time=0.5 || failed=$((failed + 1))
+    build/dev/tests/bench/bench_interrupts --benchmark_min_time=0.5 || bench_failed bench_interrupts
 fi
 if [ -x build/dev/tests/bench/bench_layout ]; then
-    build/dev/tests/bench/bench_layout --benchmark_min_time=0.2 || failed=$((failed + 1))
+    build/dev/tests/bench/bench_layout --benchmark_min_time=0.2 || bench_failed bench_layout
 fi
 if [ -x build/dev/tests/bench/bench_snapshot ]; then
-    build/dev/tests/bench/bench_snapshot --benchmark_min_time=0.2 || failed=$((failed + 1))
+    build/dev/tests/bench/bench_snapshot --benchmark_min_time=0.2 || bench_failed bench_snapshot
 fi
 if [ -x build/dev/tests/bench/bench_recording ]; then
-    build/dev/tests/bench/bench_recording --benchmark_min_time=0.2 || failed=$((failed + 1))
+    build/dev/tests/bench/bench_recording --benchmark_min_time=0.2 || bench_failed bench_recording
 fi
 if [ -x build/dev/tests/bench/bench_live_ui ]; then
-    build/dev/tests/bench/bench_live_ui || failed=$((failed + 1))
+    build/dev/tests/bench/bench_live_ui || bench_failed bench_live_ui
 fi
-tests/bench/persist_hotplug.sh build/dev 21 || failed=$((failed + 1))
-tests/bench/ssh_snapshot.sh build/dev 11 || failed=$((failed + 1))
-tests/bench/sampler_cost.sh build/dev || failed=$((failed + 1))
+tests/bench/persist_hotplug.sh build/dev 21 || bench_failed persist_hotplug.sh
+tests/bench/ssh_snapshot.sh build/dev 11 || bench_failed ssh_snapshot.sh
+tests/bench/sampler_cost.sh build/dev || bench_failed sampler_cost.sh
 
 stage "done"
+for f in "${failures[@]+"${failures[@]}"}"; do
+    echo "failed: $f"
+done
 echo "coresteer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -200,6 +200,26 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                           "save the snapshot, the layout in force and every sample in FILE, a "
                           "recording the app replays")
                 ->type_name("FILE");
+            c->add_flag("--bufferbloat", o.bufferbloat,
+                        "run a bufferbloat test into the --record FILE: 3 s idle, then the "
+                        "load (each --load in turn: download, upload and both), with latency "
+                        "probed every 100 ms to the router's SSH port and to each --probe host");
+            c->add_option("--load", o.loads,
+                          "the load generator: iperf3://HOST[:PORT], an iperf3 server beyond "
+                          "the router (iperf3 runs here); without it, run your own test")
+                ->type_name("URL");
+            c->add_option("--probe", o.probes,
+                          "a host past the router's WAN to probe by ICMP echo (a TCP handshake "
+                          "with the iperf3 server's port where ICMP is not open to this user)")
+                ->type_name("HOST");
+            c->add_option("--congestion", o.congestion,
+                          "the load's TCP congestion control at both ends (iperf3 --congestion), "
+                          "for example cubic, as most servers send; default the systems' own")
+                ->type_name("ALGO");
+            c->add_option("--phase-seconds", o.phaseSeconds,
+                          "each load phase of a --bufferbloat test (default 10)")
+                ->check(CLI::Range(1.0, 3600.0))
+                ->type_name("S");
         }
     }
 

@@ -25,10 +25,12 @@
 #include <CLI/CLI.hpp>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -83,10 +85,73 @@ int noArguments(const Options& o, std::ostream& err) {
                : usageError(err, "unexpected argument '" + o.positional.front() + "'");
 }
 
+DemoDir::~DemoDir() {
+    std::error_code ec;
+    if (!path.empty())
+        fs::remove_all(path, ec);
+}
+
+namespace {
+
+// The demo router's capture: installed beside the program (../share/coresteer/demo), else the
+// one this build made.
+std::optional<std::string> demoCapture(std::string* where) {
+    std::vector<fs::path> candidates;
+    std::error_code ec;
+    const auto exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        candidates.push_back(exe.parent_path().parent_path() / "share/coresteer/demo" /
+                             "nanopi-r6s.capture");
+#ifdef CORESTEER_BUILD_DEMO_CAPTURE
+    candidates.emplace_back(CORESTEER_BUILD_DEMO_CAPTURE);
+#endif
+    for (const auto& c : candidates) {
+        std::ifstream in(c, std::ios::binary);
+        if (!in)
+            continue;
+        std::ostringstream text;
+        text << in.rdbuf();
+        *where = c.string();
+        return text.str();
+    }
+    *where = candidates.empty() ? std::string("nanopi-r6s.capture") : candidates.front().string();
+    return std::nullopt;
+}
+
+} // namespace
+
+// The target `demo`: the GUI's demo router, its capture laid out in a directory of its own.
+static bool openDemo(Opened& r, std::ostream& err) {
+    std::string where;
+    const auto text = demoCapture(&where);
+    if (!text) {
+        err << "coresteer-cli: demo: " << where << ": not found (is coresteer installed?)\n";
+        return false;
+    }
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/coresteer-demo-XXXXXX";
+    if (!::mkdtemp(templ.data())) { // mode 0700, made by this process
+        err << "coresteer-cli: demo: " << templ << ": " << std::strerror(errno) << "\n";
+        return false;
+    }
+    r.demo = std::make_shared<DemoDir>();
+    r.demo->path = templ;
+    std::string error;
+    if (!layOutCapture(*text, templ, &error)) {
+        err << "coresteer-cli: demo: " << where << ": " << error << "\n";
+        return false;
+    }
+    r.router = Router::local(templ);
+    return true;
+}
+
 std::optional<Opened> openTarget(const Options& o, std::ostream& err) {
     Opened r;
     if (o.target.empty()) {
         r.router = Router::local(o.root);
+    } else if (o.target == "demo") {
+        if (!openDemo(r, err))
+            return std::nullopt;
     } else {
         std::string error;
         auto t = ssh::parseTarget(o.target, &error);
@@ -120,7 +185,9 @@ std::optional<Acquired> acquire(const Options& o, std::ostream& err, Opened* kee
         err << "coresteer-cli: " << error << "\n";
         return std::nullopt;
     }
-    Acquired a{buildSnapshot(*bundle), r->router->isRemote() ? bundle->origin : o.root};
+    Acquired a{buildSnapshot(*bundle), r->router->isRemote() ? bundle->origin
+                                       : r->demo             ? std::string("demo")
+                                                             : o.root};
     if (keep)
         *keep = std::move(*r);
     return a;

@@ -3,6 +3,7 @@
 // The live verbs: monitor, and reading recordings.
 #include "cli/verbs.h"
 
+#include "cli/bufferbloat.h"
 #include "cli/inventory.h"
 #include "cli/terminal_prompter.h"
 #include "core/base/json_text.h"
@@ -17,6 +18,7 @@
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "core/live/bottleneck.h"
+#include "core/live/demoload.h"
 #include "core/live/recording.h"
 #include "core/live/source.h"
 #include "core/model/snapshot_json.h"
@@ -26,6 +28,7 @@
 #include <CLI/CLI.hpp>
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -177,9 +180,91 @@ std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream&
     return load;
 }
 
+// The latency lines of a recording's summary: the headline grade, then each probe's, whole and
+// per load phase.
+static void printLatency(const RecordingSummary& s, std::ostream& out) {
+    char line[200];
+    auto gradeLine = [&](const LatencyGrade& g) {
+        std::snprintf(line, sizeof line,
+                      "idle %.1f ms, loaded %.1f ms (+%.1f ms; 95th percentile %.1f ms, +%.1f ms), "
+                      "%d lost: grade %s",
+                      g.idleMs, g.loadedMs, g.increaseMs, g.p95LoadedMs, g.p95IncreaseMs, g.lost,
+                      g.grade.c_str());
+        return std::string(line);
+    };
+    if (!s.latency) {
+        out << "latency: not graded (" << s.probes << " probes)\n";
+        return;
+    }
+    out << "latency: " << gradeLine(*s.latency) << " (probe " << s.latencyProbe << ")\n";
+    if (s.probeSummaries.size() > 1 || !s.phases.empty())
+        for (const auto& p : s.probeSummaries) {
+            out << "  " << p.name << ": "
+                << (p.latency ? gradeLine(*p.latency) : std::string("not graded")) << "\n";
+            for (const auto& [phase, g] : p.byPhase)
+                out << "    " << phase << ": " << gradeLine(g) << "\n";
+        }
+}
+
+namespace {
+
+// "iperf3://HOST[:PORT]" into a load generator's spec; false with *error otherwise.
+bool parseLoadUrl(const std::string& url, LoadSpec& spec, std::string* error) {
+    constexpr std::string_view scheme = "iperf3://";
+    if (url.rfind(scheme, 0) != 0) {
+        *error = "--load takes iperf3://HOST[:PORT] (an iperf3 server beyond the router), not '" +
+                 text::printable(url, 60) + "'";
+        return false;
+    }
+    return parseLoadServer(std::string_view(url).substr(scheme.size()), spec, error);
+}
+
+// A host as a probe takes it: a name or an address, nothing an option parser would read.
+bool plainHost(const std::string& h) {
+    if (h.empty() || h.size() > 253 || h.front() == '-')
+        return false;
+    for (unsigned char c : h)
+        if (!std::isalnum(c) && c != '.' && c != '-' && c != ':' && c != '_')
+            return false;
+    return true;
+}
+
+} // namespace
+
 int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (const int rc = noArguments(o, err))
         return rc;
+    // A bufferbloat test: what it needs is checked before anything is contacted.
+    BufferbloatRun::Spec test;
+    if (o.bufferbloat) {
+        if (o.record.empty())
+            return usageError(err, "monitor --bufferbloat needs --record FILE");
+        if (o.loads.size() > 1)
+            return usageError(err, "monitor --bufferbloat takes one --load");
+        std::string why;
+        if (!o.loads.empty()) {
+            LoadSpec spec;
+            if (!parseLoadUrl(o.loads.front(), spec, &why))
+                return usageError(err, why);
+            spec.direction = LoadSpec::Direction::Sequence;
+            spec.phaseSeconds = static_cast<int>(o.phaseSeconds);
+            if (!o.congestion.empty() && !isCongestionName(o.congestion))
+                return usageError(err, "--congestion takes a congestion control's name, not '" +
+                                           text::printable(o.congestion, 40) + "'");
+            spec.congestion = o.congestion;
+            test.load = spec;
+        }
+        for (const auto& h : o.probes) {
+            if (!plainHost(h))
+                return usageError(err, "--probe takes a host name or address, not '" +
+                                           text::printable(h, 60) + "'");
+            test.beyond.push_back(h);
+        }
+        test.phaseSeconds = o.phaseSeconds;
+        test.duration = o.duration > 0 ? o.duration : 1e12;
+    } else if (!o.loads.empty() || !o.probes.empty() || !o.congestion.empty()) {
+        return usageError(err, "--load, --probe and --congestion go with --bufferbloat");
+    }
     auto r = openTarget(o, err);
     if (!r)
         return 2;
@@ -187,21 +272,46 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     // The snapshot names the IRQs in the text output, and starts a recording.
     Snapshot snap;
     std::unique_ptr<RecordingWriter> recording;
-    if ((!o.csv && !o.json) || !o.record.empty()) {
+    const std::string where = r->demo ? std::string("demo") : (*r)->where();
+    if ((!o.csv && !o.json) || !o.record.empty() || r->demo) {
         const auto b = (*r)->collect(&error);
         if (b)
             snap = buildSnapshot(*b);
-        else if (!o.record.empty()) {
-            err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
+        else if (!o.record.empty() || r->demo) {
+            err << "coresteer-cli: " << where << ": " << error << "\n";
             return 2;
         }
         if (!o.record.empty())
             recording = std::make_unique<RecordingWriter>(
-                RecordingInfo{(*r)->where(), utcTimestamp(), o.rate, writeCapture(*b),
+                RecordingInfo{where, utcTimestamp(), o.rate, writeCapture(*b),
                               jsonText(toJson(currentLayout(snap)))});
     }
+    // The demo router's traffic, as the GUI's demo has it: its model moves its counters on
+    // before every tick, and a bufferbloat test runs the model's own test.
+    std::unique_ptr<DemoLoad> demo;
+    if (r->demo) {
+        demo = DemoLoad::create((*r)->root(), snap, &error);
+        if (!demo) {
+            err << "coresteer-cli: demo: " << error << "\n";
+            return 2;
+        }
+        if (o.bufferbloat && !test.load) {
+            demo->startTest(BufferbloatRun::kIdleSeconds, o.phaseSeconds);
+            test.model = [&demo] { return std::pair{demo->latencyMs(), demo->phase()}; };
+        }
+    }
+    auto lastStep = std::chrono::steady_clock::now();
+    auto stepDemo = [&] {
+        if (!demo)
+            return true;
+        const auto n = std::chrono::steady_clock::now();
+        const double dt = std::chrono::duration<double>(n - lastStep).count();
+        lastStep = n;
+        return demo->step(std::min(dt, 2.0), &error);
+    };
     auto src = (*r)->isRemote() ? sshSampleSource(*(*r)->session(), (*r)->root())
                                 : localSampleSource((*r)->root());
+    stepDemo();
     auto prev = src->next(&error);
     if (!prev) {
         err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
@@ -213,6 +323,21 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     };
     if (recording)
         recording->sample(0, src->lastTexts());
+    std::unique_ptr<BufferbloatRun> bufferbloat;
+    if (o.bufferbloat) {
+        if ((*r)->isRemote() && (*r)->session()) {
+            test.lanHost = (*r)->session()->resolvedHost();
+            test.lanPort = (*r)->session()->resolvedPort();
+        }
+        if (test.lanHost.empty() && test.beyond.empty() && !test.model)
+            err << "coresteer-cli: no latency probe: name hosts past the router's WAN with "
+                   "--probe\n";
+        std::vector<std::string> problems;
+        bufferbloat = std::make_unique<BufferbloatRun>(test, &problems);
+        for (const auto& p : problems)
+            err << "coresteer-cli: " << p << "\n";
+        recording->phase(0, "idle");
+    }
     if (o.csv)
         out << "uptime,metric,target,cpu,value\n";
     g_interrupted = false;
@@ -224,9 +349,15 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     int failures = 0, samples = 0;
     while (!g_interrupted.load()) {
         next = nextTick(next, std::chrono::steady_clock::now(), period);
-        if (o.duration > 0 && next - start > std::chrono::duration<double>(o.duration))
+        // A test with a load generator ends with its last phase.
+        if (o.duration > 0 && !(bufferbloat && test.load) &&
+            next - start > std::chrono::duration<double>(o.duration))
             break;
         std::this_thread::sleep_until(next);
+        if (!stepDemo()) {
+            err << "coresteer-cli: demo: " << error << "\n";
+            break;
+        }
         auto cur = src->next(&error);
         if (!cur) {
             err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
@@ -239,6 +370,14 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         failures = 0;
         if (recording)
             recording->sample(seconds(), src->lastTexts());
+        if (bufferbloat) {
+            std::string problem;
+            const bool more = bufferbloat->tick(seconds(), *recording, &problem);
+            if (!problem.empty())
+                err << "coresteer-cli: " << text::printable(problem, 300) << "\n";
+            if (!more)
+                break;
+        }
         if (const auto rates = computeRates(*prev, *cur)) {
             printRates(o, *rates, snap, out);
             ++samples;
@@ -249,10 +388,19 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     std::signal(SIGTERM, oldTerm);
     if (!o.csv && !o.json)
         err << samples << " samples, " << src->bytesIn() << " bytes from the router\n";
+    if (bufferbloat) {
+        bufferbloat->finish(seconds(), *recording);
+        bufferbloat.reset();
+    }
     if (recording && !saveRecording(*recording, o.record, &error)) {
         err << "coresteer-cli: " << error << "\n";
         return 2;
     }
+    // The test's grades, as `recording summary` prints them.
+    if (o.bufferbloat)
+        if (const auto rec = readRecording(recording->text(), &error))
+            if (const auto sum = summarize(*rec, &error))
+                printLatency(*sum, err);
     return failures >= 3 ? 2 : 0;
 }
 
@@ -320,14 +468,37 @@ int recordingCommand(const std::string& what, const std::vector<std::string>& fi
                                    {"down_bps_peak", *s.downPeak},
                                    {"up_bps_mean", *s.upMean},
                                    {"up_bps_peak", *s.upPeak}};
-        if (s.latency)
-            j["latency"] = {{"idle_ms", s.latency->idleMs},
-                            {"loaded_ms", s.latency->loadedMs},
-                            {"increase_ms", s.latency->increaseMs},
-                            {"p95_loaded_ms", s.latency->p95LoadedMs},
-                            {"p95_increase_ms", s.latency->p95IncreaseMs},
-                            {"grade", s.latency->grade},
-                            {"lost", s.latency->lost}};
+        auto grade = [](const LatencyGrade& g) {
+            return nlohmann::json{{"idle_ms", g.idleMs},
+                                  {"loaded_ms", g.loadedMs},
+                                  {"increase_ms", g.increaseMs},
+                                  {"p95_loaded_ms", g.p95LoadedMs},
+                                  {"p95_increase_ms", g.p95IncreaseMs},
+                                  {"grade", g.grade},
+                                  {"lost", g.lost}};
+        };
+        if (s.latency) {
+            j["latency"] = grade(*s.latency);
+            j["latency"]["probe"] = s.latencyProbe;
+        }
+        j["by_probe"] = nlohmann::json::object();
+        for (const auto& p : s.probeSummaries) {
+            auto& o = j["by_probe"][p.name];
+            o = p.latency ? grade(*p.latency) : nlohmann::json::object();
+            o["probes"] = p.probes;
+            o["phases"] = nlohmann::json::object();
+            for (const auto& [phase, g] : p.byPhase)
+                o["phases"][phase] = grade(g);
+        }
+        j["phases"] = nlohmann::json::array();
+        for (const auto& ph : s.phases) {
+            nlohmann::json o = {{"name", ph.name}, {"seconds", ph.seconds}};
+            if (ph.downMean) {
+                o["down_bps_mean"] = *ph.downMean;
+                o["up_bps_mean"] = *ph.upMean;
+            }
+            j["phases"].push_back(std::move(o));
+        }
         out << jsonText(j) << "\n";
         return 0;
     }
@@ -359,17 +530,17 @@ int recordingCommand(const std::string& what, const std::vector<std::string>& fi
                       *s.downMean / 1e6, *s.downPeak / 1e6, *s.upMean / 1e6, *s.upPeak / 1e6);
         out << line;
     }
-    if (s.latency) {
-        std::snprintf(line, sizeof line,
-                      "latency: idle %.1f ms, loaded %.1f ms (+%.1f ms; 95th percentile %.1f ms, "
-                      "+%.1f ms), %d lost: grade %s\n",
-                      s.latency->idleMs, s.latency->loadedMs, s.latency->increaseMs,
-                      s.latency->p95LoadedMs, s.latency->p95IncreaseMs, s.latency->lost,
-                      s.latency->grade.c_str());
+    for (const auto& ph : s.phases) {
+        std::snprintf(line, sizeof line, "phase %-8s %5.1f s", ph.name.c_str(), ph.seconds);
         out << line;
-    } else {
-        out << "latency: not graded (" << s.probes << " probes)\n";
+        if (ph.downMean) {
+            std::snprintf(line, sizeof line, ": down mean %.1f Mb/s, up mean %.1f Mb/s",
+                          *ph.downMean / 1e6, *ph.upMean / 1e6);
+            out << line;
+        }
+        out << "\n";
     }
+    printLatency(s, out);
     return 0;
 }
 

@@ -32,6 +32,11 @@ struct Options {
     double duration = 10;
     double measure = 0; // plan: seconds of the router's load to measure first (0: none)
     std::string record;
+    // monitor --bufferbloat: the test in phases, its loads and its probes beyond the router.
+    bool bufferbloat = false;
+    std::vector<std::string> loads, probes;
+    std::string congestion;
+    double phaseSeconds = 10;
     std::string governor = "schedutil";  // plan: for slow cpufreq policies; "keep": none
     std::vector<std::string> positional; // after the target
     // apply only: several routers, from the command line and an inventory file.
@@ -40,11 +45,17 @@ struct Options {
     int parallel = 4;
 };
 
-// A router with the prompter its SSH session asks (the prompter must outlive the router).
+// The demo router's private copy: a directory this process made (mode 0700), removed with it.
+struct DemoDir {
+    std::string path;
+    ~DemoDir();
+};
+
 // A router with the prompter its SSH session asks (the prompter must outlive the router).
 struct Opened {
     std::unique_ptr<ssh::TerminalPrompter> prompter;
     std::unique_ptr<Router> router;
+    std::shared_ptr<DemoDir> demo; // the target `demo`: the GUI's demo router, laid out here
     Router* operator->() const { return router.get(); }
 };
 

@@ -23,10 +23,10 @@ CORESTEER_TEST_PACKAGES=(
     gawk busybox-static
     openssh-server openssh-client dropbear-bin
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
-    xvfb xauth htop sysstat iperf3
+    xvfb xauth htop sysstat iperf3 iputils-ping
     desktop-file-utils appstream bash-completion man-db groff-base bsdextrautils debootstrap
     ansible-core gnome-keyring dbus libsecret-1-0
-    shellcheck reuse
+    shellcheck reuse python3
 )
 
 ensure_packages() {

@@ -304,6 +304,16 @@ void Connection::stopLive() {
         Qt::QueuedConnection);
 }
 
+void Connection::startDemoTest(double idleSeconds, double phaseSeconds) {
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, idleSeconds, phaseSeconds] {
+            if (m_live && m_live->demo)
+                m_live->demo->startTest(idleSeconds, phaseSeconds);
+        },
+        Qt::QueuedConnection);
+}
+
 // One tick on the worker thread: the demo's model moves on, the router is read, and the rates
 // since the last tick go to the window.
 void Connection::liveTick() {
@@ -319,6 +329,7 @@ void Connection::liveTick() {
             Q_EMIT liveProblem(m_id, QString::fromStdString(error));
             return;
         }
+        Q_EMIT demoModel(m_id, l.demo->latencyMs(), QString::fromStdString(l.demo->phase()));
     }
     if (!l.source) {
         if (!m_router->open(&error)) {

@@ -104,6 +104,8 @@ public:
     // demo's model its NICs. stopLive() ends it.
     void startLive(int hz, SnapshotPtr snapshot);
     void stopLive();
+    // The demo only: its model runs a test now (DemoLoad::startTest).
+    void startDemoTest(double idleSeconds, double phaseSeconds);
     // While on, every tick's files also go out in sampled(), before its rates (for recordings).
     void setRecording(bool on);
 
@@ -123,6 +125,9 @@ Q_SIGNALS:
     void sampled(quint64 id, coresteer::ui::TextsPtr texts);
     // The sampler could not read the router this tick (it retries at the next).
     void liveProblem(quint64 id, const QString& message);
+    // The demo's model after its step this tick: the round trip it models to a host past the
+    // WAN, and its test's phase ("idle", "download", "upload", "download and upload").
+    void demoModel(quint64 id, double latencyMs, const QString& phase);
 
 private:
     class Worker;

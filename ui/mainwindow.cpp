@@ -223,6 +223,7 @@ void MainWindow::openConnection(Connection::Spec spec) {
         m_conn.reset();
     }
     qCDebug(lcUi).noquote() << "opening" << spec.label << "root" << spec.root;
+    const bool demo = spec.demo;
     m_conn = std::make_unique<Connection>(++m_nextId, std::move(spec), m_prompts);
     auto* c = m_conn.get();
     connect(c, &Connection::snapshotReady, this, &MainWindow::showSnapshot);
@@ -240,6 +241,11 @@ void MainWindow::openConnection(Connection::Spec spec) {
         if (m_conn && id == m_conn->id())
             m_livePanel->setProbeTarget(host, port);
     });
+    connect(c, &Connection::demoModel, this,
+            [this](quint64 id, double latencyMs, const QString& phase) {
+                if (m_conn && id == m_conn->id())
+                    m_livePanel->addDemoModel(latencyMs, phase);
+            });
     connect(c, &Connection::liveProblem, this, [this](quint64 id, const QString& text) {
         if (!m_conn || id != m_conn->id())
             return;
@@ -261,6 +267,7 @@ void MainWindow::openConnection(Connection::Spec spec) {
     m_liveStarted = false;
     m_liveLabel->clear();
     m_livePanel->stopTest();
+    m_livePanel->setModelled(demo);     // the demo's latency is its model's
     m_livePanel->setProbeTarget({}, 0); // until an SSH connection says where it reached
     m_grid->setCpuLoad({});
     refresh();

@@ -249,6 +249,11 @@ void MainWindow::buildRecordingMenu() {
     for (auto* a : m_recordingActions)
         a->setEnabled(false);
     m_livePanel->setRecordingActions(m_recordingActions);
+    connect(m_livePanel, &LivePanel::demoTestStarting, this,
+            [this](double idleSeconds, double phaseSeconds) {
+                if (m_conn)
+                    m_conn->startDemoTest(idleSeconds, phaseSeconds);
+            });
     connect(m_livePanel, &LivePanel::recordingFinished, this, [this] {
         for (auto* a : m_recordingActions)
             a->setEnabled(m_livePanel->recording() != nullptr);

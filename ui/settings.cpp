@@ -52,6 +52,37 @@ void setRefreshHz(int hz) {
     QSettings().setValue(QStringLiteral("refreshHz"), std::clamp(hz, 1, 20));
 }
 
+namespace {
+
+// A host as the probe takes it: a name or an address, nothing a shell or a terminal would read
+// otherwise (the settings file is the person's, but may come from elsewhere).
+bool plainHost(const QString& h) {
+    if (h.isEmpty() || h.size() > 253 || h.startsWith(QLatin1Char('-')))
+        return false;
+    for (const QChar c : h)
+        if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != QLatin1Char('.') &&
+            c != QLatin1Char('-') && c != QLatin1Char(':') && c != QLatin1Char('_'))
+            return false;
+    return true;
+}
+
+} // namespace
+
+QStringList plainHosts(const QStringList& hosts) {
+    QStringList out;
+    for (const auto& h : hosts)
+        if (plainHost(h) && !out.contains(h) && out.size() < 8)
+            out << h;
+    return out;
+}
+
+QStringList beyondHosts() {
+    return plainHosts(QSettings().value(QStringLiteral("beyondHosts")).toStringList());
+}
+void setBeyondHosts(const QStringList& hosts) {
+    QSettings().setValue(QStringLiteral("beyondHosts"), plainHosts(hosts));
+}
+
 } // namespace settings
 
 } // namespace coresteer::ui

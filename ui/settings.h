@@ -17,6 +17,13 @@ void addRecentPreset(const QString& file);
 int revertSeconds(); // 5..86400, default 60
 void setRevertSeconds(int seconds);
 int refreshHz(); // 1..20, default 10
+// Hosts beyond the router that the bufferbloat test probes (at most 8, each a host name or
+// address as typed; nothing else is kept).
+QStringList beyondHosts();
+// Of `hosts`, those that are a plain host name or address (letters, digits, ". - : _", not
+// starting with '-'), without repeats, at most 8.
+QStringList plainHosts(const QStringList& hosts);
+void setBeyondHosts(const QStringList& hosts);
 void setRefreshHz(int hz);
 } // namespace settings
 

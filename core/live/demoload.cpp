@@ -256,10 +256,28 @@ std::unique_ptr<DemoLoad> DemoLoad::create(std::string root, const Snapshot& sna
     // Three days up, at the start of the download phase: the demo opens under load.
     const double days = 3 * 86400;
     load->m_uptime = days - std::fmod(days, profile.period) + 0.2 * profile.period;
+    load->m_latency = profile.baseRttMs;
     return load;
 }
 
+void DemoLoad::startTest(double idleSeconds, double phaseSeconds) {
+    m_testStart = m_uptime;
+    m_testIdle = std::max(0.0, idleSeconds);
+    m_testPhase = std::max(0.5, phaseSeconds);
+}
+
 std::string DemoLoad::phase() const {
+    if (m_testPhase > 0) {
+        const double dt = (m_uptime - m_testStart - m_testIdle) / m_testPhase;
+        if (dt >= 0 && dt < 1)
+            return "download";
+        if (dt >= 1 && dt < 2)
+            return "upload";
+        if (dt >= 2 && dt < 3)
+            return "download and upload";
+        if (dt < 3 + 5 / m_testPhase)
+            return "idle"; // the baseline, and a rest after the test
+    }
     const double t = std::fmod(m_uptime, m->p.period) / m->p.period;
     if (t < 0.15 || t >= 0.9)
         return "idle";
@@ -314,6 +332,18 @@ bool DemoLoad::step(double seconds, std::string* error) {
     const double scale = peak > 1.0 ? 1.0 / peak : 1.0;
     m_down = downPps * scale * s.p.packetBytes * 8 / 1e6;
     m_up = upPps * scale * s.p.packetBytes * 8 / 1e6;
+    // The queue before the busiest core: full when it is saturated (its length over the rate
+    // the core drains it), rising steeply as it nears that, else cake's own under load. It
+    // fills and drains over about half a second.
+    m_peak = peak;
+    const double servedPps = std::max(1.0, (downPps + upPps) * scale);
+    const double fullMs = s.p.queuePackets / servedPps * 1000;
+    const bool loaded = ph != "idle";
+    double queueMs = peak >= 1.0 ? fullMs : fullMs * std::pow(std::max(0.0, peak - 0.85) / 0.15, 3);
+    if (loaded)
+        queueMs = std::max(queueMs, s.p.cakeQueueMs * (0.8 + 0.4 * s.noise()));
+    m_queueMs += (queueMs - m_queueMs) * std::min(1.0, seconds / 0.5);
+    m_latency = s.p.baseRttMs + 0.6 * s.noise() + m_queueMs;
     for (const auto& f : flows) {
         const double pps = f.pps * scale;
         const double ints = pps / s.p.packetsPerIrq;

@@ -6,10 +6,16 @@
 // live views move, this model plays a repeating bufferbloat test through it (idle, download,
 // upload, both) and advances the counters in that directory's /proc files, as the router's
 // kernel would, under the masks the directory holds at that moment: so an apply in the demo
-// changes where the load goes, as it would on the router. The per-packet costs are chosen so
-// that the R6S's default layout saturates a LITTLE core near 1 Gb/s and that steering the
-// stack to the big cores lifts that by about half, the shape of the public recipe (800 to
-// 1400 Mb/s); they model where the work runs, not any one kernel.
+// changes where the load goes, as it would on the router. The test offers what cake's shaper
+// lets through (1400 Mb/s, the public recipe's figure). The per-packet costs are chosen so that
+// the R6S's default layout saturates a LITTLE core short of that and that steering the stack to
+// the big cores carries it with room to spare; they model where the work runs, not any one
+// kernel.
+//
+// Latency is modelled too, to a host past the WAN, as owners describe it: while the cores keep
+// up, cake holds its queue near its 5 ms target; when the core that carries the work saturates,
+// the shaper no longer sets the pace, packets wait in the NIC's ring and the backlog before
+// that core, and the round trip grows by that queue's length over the rate the core drains it.
 //
 // The real sampler reads the files it writes, so everything downstream is the product's code.
 #pragma once
@@ -27,15 +33,18 @@ namespace coresteer::live {
 class DemoLoad {
 public:
     struct Profile {
-        double linkMbps = 2500; // what the test offers at full load
+        double linkMbps = 1400; // what the test offers at full load: cake's shaped rate
         double period = 40;     // seconds of one test cycle
         double packetBytes = 1500;
         // CPU-microseconds per packet on a core of capacity 1024 (cpu_capacity scales them):
         // the hard IRQ and the NAPI poll run where the IRQ lands; the stack (forwarding,
         // firewall, cake) runs where RPS sends each flow, or with the poll without RPS.
         double irqUs = 0.6, napiUs = 2.4, stackUs = 7.5, txUs = 0.8;
-        int packetsPerIrq = 8; // NAPI coalescing
-        int flows = 8;         // parallel streams, as bufferbloat tests use
+        int packetsPerIrq = 8;      // NAPI coalescing
+        int flows = 8;              // parallel streams, as bufferbloat tests use
+        double baseRttMs = 12;      // to the host past the WAN, idle
+        double queuePackets = 4096; // the ring and backlog that fill before a saturated core
+        double cakeQueueMs = 3;     // what cake's queue adds under load while it sets the pace
     };
 
     // nullopt with *error when `root` lacks the files or `snap` names no NIC with an IRQ.
@@ -51,14 +60,24 @@ public:
     // The throughput of the last step, in Mb/s each way, and the phase of the test.
     double downMbps() const { return m_down; }
     double upMbps() const { return m_up; }
+    // The round trip to a host past the WAN at the end of the last step, in ms.
+    double latencyMs() const { return m_latency; }
+    // The busiest core's demand in the last step (1: exactly saturated; above: the work it
+    // was offered beyond what it could do).
+    double peakDemand() const { return m_peak; }
+    // "idle", "download", "upload", "download and upload".
     std::string phase() const;
+    // A test starts now: `idleSeconds` of idle (its baseline), then download, upload and both,
+    // `phaseSeconds` each, then idle for a few seconds before the repeating cycle goes on.
+    void startTest(double idleSeconds, double phaseSeconds);
     double uptime() const { return m_uptime; }
 
 private:
     struct State;
     explicit DemoLoad(std::unique_ptr<State> s);
     std::unique_ptr<State> m;
-    double m_uptime = 0, m_down = 0, m_up = 0;
+    double m_uptime = 0, m_down = 0, m_up = 0, m_latency = 0, m_peak = 0, m_queueMs = 0;
+    double m_testStart = 0, m_testIdle = 0, m_testPhase = 0; // m_testPhase 0: no test
 };
 
 } // namespace coresteer::live

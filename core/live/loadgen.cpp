@@ -52,6 +52,15 @@ bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error) 
     return true;
 }
 
+bool isCongestionName(std::string_view name) {
+    if (name.empty() || name.size() > 15)
+        return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+            return false;
+    return true;
+}
+
 std::vector<std::string> iperfArguments(const LoadSpec& spec) {
     std::vector<std::string> a = {"--client",    spec.server,
                                   "--port",      std::to_string(spec.port),
@@ -59,6 +68,10 @@ std::vector<std::string> iperfArguments(const LoadSpec& spec) {
                                   "--time",      std::to_string(std::max(spec.seconds, 1)),
                                   "--interval",  "0.5",
                                   "--forceflush"};
+    if (isCongestionName(spec.congestion)) {
+        a.emplace_back("--congestion");
+        a.push_back(spec.congestion);
+    }
     if (spec.direction == LoadSpec::Direction::Download)
         a.emplace_back("--reverse");
     else if (spec.direction == LoadSpec::Direction::Both)

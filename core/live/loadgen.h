@@ -16,13 +16,22 @@
 namespace coresteer::live {
 
 struct LoadSpec {
-    enum class Direction { Download, Upload, Both };
+    // Sequence: download, then upload, then both (an RRUL-like profile: `streams` each way in
+    // the last), each phaseSeconds long.
+    enum class Direction { Download, Upload, Both, Sequence };
     std::string server;
     int port = 5201;
     int streams = 4; // 1..32
     Direction direction = Direction::Download;
     int seconds = 3600; // until stopped, in practice
+    int phaseSeconds = 10;
+    // The streams' TCP congestion control at both ends (iperf3 --congestion), as a server on
+    // the internet would send with (cubic, most often); empty: the systems' defaults.
+    std::string congestion;
 };
+
+// A congestion control's name as the kernel names one: 1 to 15 of [a-z0-9_].
+bool isCongestionName(std::string_view name);
 
 // "host" or "host:port" or "[v6]:port" into the spec; nullopt with *error when it is not one.
 bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error);

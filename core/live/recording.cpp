@@ -7,6 +7,7 @@
 #include "core/collect/capture.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -43,6 +44,23 @@ double RecordingWriter::clamp(double t) {
     return t;
 }
 
+std::string probeName(std::string_view name) {
+    std::string out(name.substr(0, 63));
+    for (char& c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != ':' &&
+            c != '-')
+            c = '_';
+    return out.empty() ? std::string(kLanProbe) : out;
+}
+
+bool isProbeName(std::string_view name) {
+    return !name.empty() && probeName(name) == name;
+}
+
+bool isLoadPhase(std::string_view phase) {
+    return phase == "load" || phase == "download" || phase == "upload" || phase == "both";
+}
+
 void RecordingWriter::sample(double t, const SampleTexts& texts) {
     m_events += "@ " + fixed(clamp(t), 3) + '\n';
     m_events += m_encoder.encode(texts);
@@ -53,9 +71,10 @@ void RecordingWriter::gap(double t) {
     m_events += "G " + fixed(clamp(t), 3) + '\n';
 }
 
-void RecordingWriter::latency(double t, std::optional<double> ms) {
+void RecordingWriter::latency(double t, std::optional<double> ms, std::string_view probe) {
     m_events += "L " + fixed(clamp(t), 3) + ' ' +
-                (ms && std::isfinite(*ms) && *ms >= 0 ? fixed(*ms, 3) : std::string("lost")) + '\n';
+                (ms && std::isfinite(*ms) && *ms >= 0 ? fixed(*ms, 3) : std::string("lost")) + ' ' +
+                probeName(probe) + '\n';
 }
 
 void RecordingWriter::throughput(double t, double down, double up) {

@@ -16,9 +16,11 @@
 //   @ <t>                            the next tick's time: seconds since the start, this
 //                                    machine's clock; then the tick, "T ..." to "E"
 //   G <t>                            a gap: the router could not be read; no rate across it
-//   L <t> <ms>|lost                  a latency probe
+//   L <t> <ms>|lost [<probe>]        a latency probe; <probe> names it ("lan" when absent:
+//                                    the router's responsiveness from the LAN side)
 //   W <t> <down b/s> <up b/s>        the load generator's throughput since its last report
-//   P <t> idle|load|done             the test's phase from t on
+//   P <t> <phase>                    the test's phase from t on: idle, load (a load of the
+//                                    person's own), download, upload, both, done
 //   end <ticks>
 //
 // A recording is untrusted input like a router's answer: it is read strictly, with errors that
@@ -39,6 +41,19 @@
 
 namespace coresteer::live {
 
+// The probe to the router's own address on the LAN side: the router's responsiveness.
+inline constexpr std::string_view kLanProbe = "lan";
+// The probe from the router itself, over its SSH session, to a host past the WAN.
+inline constexpr std::string_view kRouterProbe = "router";
+// The demo's model of the round trip to a host past the WAN (demoload.h).
+inline constexpr std::string_view kDemoProbe = "demo";
+// A probe's name as a recording keeps it: letters, digits and ". _ : -", at most 63 bytes
+// (host names and addresses fit; anything else becomes '_').
+std::string probeName(std::string_view name);
+bool isProbeName(std::string_view name);
+// The phases under load, in the order a test runs them.
+bool isLoadPhase(std::string_view phase);
+
 struct RecordingInfo {
     std::string label;
     std::string started; // ISO 8601, UTC
@@ -54,7 +69,8 @@ public:
     // t: seconds since the recording started, on this machine's clock; never decreasing.
     void sample(double t, const SampleTexts& texts);
     void gap(double t);
-    void latency(double t, std::optional<double> ms);
+    // `probe`: which probe (probeName() makes a name safe for the file).
+    void latency(double t, std::optional<double> ms, std::string_view probe = kLanProbe);
     void throughput(double t, double downBitsPerSec, double upBitsPerSec);
     // "idle" (the baseline before the load), "load", or "done".
     void phase(double t, std::string_view name);
@@ -117,6 +133,7 @@ struct ReplayEvent {
     double t = 0;
     Rates rates;                     // Rates: since the tick before (none for the first tick)
     std::optional<double> latencyMs; // Latency: nullopt when the probe was lost
+    std::string probe;               // Latency: which probe
     double downBitsPerSec = 0, upBitsPerSec = 0;
     std::string phase;
     bool operator==(const ReplayEvent&) const = default;
@@ -213,10 +230,32 @@ struct RecordingSummary {
     // From the load generator, when it ran: bits per second.
     std::optional<double> downPeak, downMean, upPeak, upMean;
     int probes = 0;
+    // The grade of the probe that sees the most of the path: the demo's model, else the first
+    // probe beyond the router there is (a host the person named, then the router's own), else
+    // the LAN-side probe.
     std::optional<LatencyGrade> latency;
+    std::string latencyProbe;
+    // Each load phase the test ran (download, upload, both; "load" for a load of the person's
+    // own), in the order it ran, with the load generator's mean throughput in it.
+    struct Phase {
+        std::string name;
+        double seconds = 0;
+        std::optional<double> downMean, upMean;
+    };
+    std::vector<Phase> phases;
+    // Each probe, in the order it first answered or was lost: its grade over the whole load
+    // and under each phase, each against the probe's own idle baseline.
+    struct Probe {
+        std::string name;
+        int probes = 0;
+        std::optional<LatencyGrade> latency;
+        std::vector<std::pair<std::string, LatencyGrade>> byPhase;
+    };
+    std::vector<Probe> probeSummaries;
 
     const Core* core(int cpu) const;
     const Interface* interface(std::string_view name) const;
+    const Probe* probe(std::string_view name) const;
 };
 
 std::optional<RecordingSummary> summarize(const Recording& r, std::string* error);

@@ -29,6 +29,13 @@ const RecordingSummary::Interface* RecordingSummary::interface(std::string_view 
     return nullptr;
 }
 
+const RecordingSummary::Probe* RecordingSummary::probe(std::string_view name) const {
+    for (const auto& p : probeSummaries)
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
 namespace {
 
 // Means over the whole recording and peaks of one-second means, weighted by each tick's length.
@@ -58,8 +65,30 @@ struct Meters {
     std::map<std::string, std::pair<Meter, Meter>> ifaces;
     Meter down, up;
     bool generator = false;
-    std::vector<std::optional<double>> idle, loaded;
     int probes = 0;
+    // Per probe, in the order first seen: its idle, its whole load, and each load phase.
+    struct Probe {
+        std::string name;
+        int probes = 0;
+        std::vector<std::optional<double>> idle, loaded;
+        std::map<std::string, std::vector<std::optional<double>>> byPhase;
+    };
+    std::vector<Probe> byProbe;
+    Probe& probe(const std::string& name) {
+        for (auto& p : byProbe)
+            if (p.name == name)
+                return p;
+        byProbe.push_back({name, 0, {}, {}, {}});
+        return byProbe.back();
+    }
+    // Per load phase, in the order run: its length and its throughput.
+    struct Phase {
+        std::string name;
+        double start = 0, end = 0;
+        Meter down, up;
+        bool generator = false;
+    };
+    std::vector<Phase> phases;
 };
 
 } // namespace
@@ -93,11 +122,16 @@ std::optional<RecordingSummary> summarize(const Recording& r, std::string* error
             break;
         case ReplayEvent::Kind::Latency: {
             ++m.probes;
+            auto& p = m.probe(e.probe);
+            ++p.probes;
             const bool idle = phase.empty() ? e.t < 3.0 : phase == "idle";
-            if (idle)
-                m.idle.push_back(e.latencyMs);
-            else if (phase != "done")
-                m.loaded.push_back(e.latencyMs);
+            if (idle) {
+                p.idle.push_back(e.latencyMs);
+            } else if (phase != "done") {
+                p.loaded.push_back(e.latencyMs);
+                if (isLoadPhase(phase))
+                    p.byPhase[phase].push_back(e.latencyMs);
+            }
             break;
         }
         case ReplayEvent::Kind::Throughput: {
@@ -106,10 +140,19 @@ std::optional<RecordingSummary> summarize(const Recording& r, std::string* error
             m.generator = true;
             m.down.add(e.downBitsPerSec, dt);
             m.up.add(e.upBitsPerSec, dt);
+            if (!m.phases.empty() && m.phases.back().name == phase) {
+                m.phases.back().generator = true;
+                m.phases.back().down.add(e.downBitsPerSec, dt);
+                m.phases.back().up.add(e.upBitsPerSec, dt);
+            }
             break;
         }
         case ReplayEvent::Kind::Phase:
+            if (!m.phases.empty() && m.phases.back().name == phase)
+                m.phases.back().end = e.t;
             phase = e.phase;
+            if (isLoadPhase(phase))
+                m.phases.push_back({phase, e.t, e.t, {}, {}, false});
             break;
         }
         s.seconds = std::max(s.seconds, e.t);
@@ -131,8 +174,45 @@ std::optional<RecordingSummary> summarize(const Recording& r, std::string* error
         s.upPeak = m.up.peak();
         s.upMean = m.up.mean();
     }
+    if (!m.phases.empty() && m.phases.back().name == phase)
+        m.phases.back().end = s.seconds;
+    for (const auto& ph : m.phases) {
+        RecordingSummary::Phase out{ph.name, std::max(0.0, ph.end - ph.start), {}, {}};
+        if (ph.generator) {
+            out.downMean = ph.down.mean();
+            out.upMean = ph.up.mean();
+        }
+        s.phases.push_back(std::move(out));
+    }
     s.probes = m.probes;
-    s.latency = gradeLatency(m.idle, m.loaded);
+    for (const auto& p : m.byProbe) {
+        RecordingSummary::Probe out{p.name, p.probes, gradeLatency(p.idle, p.loaded), {}};
+        // In the order the phases ran.
+        for (const auto& ph : s.phases)
+            if (auto it = p.byPhase.find(ph.name); it != p.byPhase.end()) {
+                bool seen = false;
+                for (const auto& [n, _] : out.byPhase)
+                    seen = seen || n == ph.name;
+                if (auto g = gradeLatency(p.idle, it->second); g && !seen)
+                    out.byPhase.emplace_back(ph.name, *g);
+            }
+        s.probeSummaries.push_back(std::move(out));
+    }
+    // The headline: beyond the router first, where the queue that bloats is (the demo's model
+    // of it, in the demo).
+    const RecordingSummary::Probe* headline = nullptr;
+    if (const auto* demo = s.probe(kDemoProbe); demo && demo->latency)
+        headline = demo;
+    for (const auto& p : s.probeSummaries)
+        if (p.latency && p.name != kLanProbe && p.name != kRouterProbe && !headline)
+            headline = &p;
+    for (auto name : {kRouterProbe, kLanProbe})
+        if (const auto* p = s.probe(name); !headline && p && p->latency)
+            headline = p;
+    if (headline) {
+        s.latency = headline->latency;
+        s.latencyProbe = headline->name;
+    }
     return s;
 }
 
@@ -154,11 +234,16 @@ std::optional<std::string> recordingCsv(const Recording& r, std::string* error) 
     // The columns: every core and interface that appears anywhere in the recording.
     std::map<int, bool> cpus;
     std::map<std::string, bool> ifaces;
+    // The LAN-side probe's column first, as "latency_ms"; then the others in the order seen.
+    std::vector<std::string> probes{std::string(kLanProbe)};
     {
         Replay pass(r);
         ReplayEvent e;
         while (pass.next(e))
-            if (e.kind == ReplayEvent::Kind::Rates) {
+            if (e.kind == ReplayEvent::Kind::Latency &&
+                std::find(probes.begin(), probes.end(), e.probe) == probes.end())
+                probes.push_back(e.probe);
+            else if (e.kind == ReplayEvent::Kind::Rates) {
                 for (const auto& c : e.rates.cores)
                     cpus[c.cpu] = true;
                 for (const auto& i : e.rates.interfaces)
@@ -178,15 +263,21 @@ std::optional<std::string> recordingCsv(const Recording& r, std::string* error) 
         out += ',' + csvField(name + "_rx_mbps");
         out += ',' + csvField(name + "_tx_mbps");
     }
-    out += ",latency_ms,down_mbps,up_mbps,phase\n";
+    out += ",latency_ms";
+    for (std::size_t i = 1; i < probes.size(); ++i)
+        out += ',' + csvField("latency_" + probes[i] + "_ms");
+    out += ",down_mbps,up_mbps,phase\n";
 
     Replay replay(r);
     ReplayEvent e;
-    std::string latency, down, up, phase;
+    std::vector<std::string> latency(probes.size());
+    std::string down, up, phase;
     while (replay.next(e)) {
         switch (e.kind) {
         case ReplayEvent::Kind::Latency:
-            latency = e.latencyMs ? fixed(*e.latencyMs, 3) : std::string("lost");
+            for (std::size_t i = 0; i < probes.size(); ++i)
+                if (probes[i] == e.probe)
+                    latency[i] = e.latencyMs ? fixed(*e.latencyMs, 3) : std::string("lost");
             break;
         case ReplayEvent::Kind::Throughput:
             down = fixed(e.downBitsPerSec / 1e6, 3);
@@ -217,8 +308,11 @@ std::optional<std::string> recordingCsv(const Recording& r, std::string* error) 
                                    fixed(found->txBitsPerSec / 1e6, 3)
                              : std::string(",,");
             }
-            out += ',' + latency + ',' + down + ',' + up + ',' + phase + '\n';
-            latency.clear();
+            for (auto& l : latency) {
+                out += ',' + l;
+                l.clear();
+            }
+            out += ',' + down + ',' + up + ',' + phase + '\n';
             down.clear();
             up.clear();
             break;
@@ -283,18 +377,49 @@ std::string compareSummaries(const RecordingSummary& a, const RecordingSummary& 
         row("load generator down, mean", mbps(a.downMean), mbps(b.downMean));
         row("load generator up, mean", mbps(a.upMean), mbps(b.upMean));
     }
-    auto lat = [](const RecordingSummary& s, int what) -> std::string {
-        if (!s.latency)
-            return "-";
-        if (what == 0)
-            return fixed(s.latency->idleMs, 1) + " ms";
-        if (what == 1)
-            return fixed(s.latency->loadedMs, 1) + " ms";
-        return s.latency->grade;
+    // Each probe's grade, whole and per phase, beside the headline's.
+    std::vector<std::string> probes;
+    for (const auto* s : {&a, &b})
+        for (const auto& p : s->probeSummaries)
+            if (std::find(probes.begin(), probes.end(), p.name) == probes.end())
+                probes.push_back(p.name);
+    auto ms = [](double v) { return fixed(v, 1) + " ms"; };
+    auto grade = [&](const LatencyGrade& g) {
+        return g.grade + " (+" + fixed(g.increaseMs, 1) + " ms)";
     };
-    row("latency idle (median)", lat(a, 0), lat(b, 0));
-    row("latency loaded (median)", lat(a, 1), lat(b, 1));
-    row("bufferbloat grade", lat(a, 2), lat(b, 2));
+    for (const auto& name : probes) {
+        const auto* pa = a.probe(name);
+        const auto* pb = b.probe(name);
+        auto of = [&](const RecordingSummary::Probe* p, int what) -> std::string {
+            if (!p || !p->latency)
+                return "-";
+            return what == 0   ? ms(p->latency->idleMs)
+                   : what == 1 ? ms(p->latency->loadedMs)
+                               : grade(*p->latency);
+        };
+        const auto shown = text::printable(name, 14);
+        row("latency " + shown + ", idle", of(pa, 0), of(pb, 0));
+        row("latency " + shown + ", loaded", of(pa, 1), of(pb, 1));
+        row("grade " + shown, of(pa, 2), of(pb, 2));
+        std::vector<std::string> phases;
+        for (const auto* p : {pa, pb})
+            if (p)
+                for (const auto& [ph, _] : p->byPhase)
+                    if (std::find(phases.begin(), phases.end(), ph) == phases.end())
+                        phases.push_back(ph);
+        for (const auto& ph : phases) {
+            auto in = [&](const RecordingSummary::Probe* p) -> std::string {
+                if (p)
+                    for (const auto& [n, g] : p->byPhase)
+                        if (n == ph)
+                            return grade(g);
+                return "-";
+            };
+            row("grade " + shown + ", " + ph, in(pa), in(pb));
+        }
+    }
+    row("bufferbloat grade", a.latency ? a.latency->grade : "-",
+        b.latency ? b.latency->grade : "-");
     return out;
 }
 

@@ -394,6 +394,12 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
                 if (!ev.latencyMs || *ev.latencyMs < 0)
                     return fail("bad latency '" + text::printable(a, 20) + "'");
             }
+            ev.probe = std::string(kLanProbe);
+            if (tok.next(b)) {
+                if (!isProbeName(b))
+                    return fail("bad probe name '" + text::printable(b, 20) + "'");
+                ev.probe = std::string(b);
+            }
         } else if (op == 'W' && tok.next(a) && tok.next(b)) {
             ev.kind = ReplayEvent::Kind::Throughput;
             const auto down = text::parseDouble(a), up = text::parseDouble(b);
@@ -401,7 +407,7 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
                 return fail("bad throughput");
             ev.downBitsPerSec = *down;
             ev.upBitsPerSec = *up;
-        } else if (op == 'P' && tok.next(a) && (a == "idle" || a == "load" || a == "done")) {
+        } else if (op == 'P' && tok.next(a) && (a == "idle" || a == "done" || isLoadPhase(a))) {
             ev.kind = ReplayEvent::Kind::Phase;
             ev.phase = std::string(a);
             m_phase = ev.phase;

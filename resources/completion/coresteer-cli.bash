@@ -16,7 +16,8 @@ _coresteer_cli() {
             _filedir
             return
             ;;
-        --rate | --duration | --revert-after | --parallel | --inventory-group)
+        --rate | --duration | --revert-after | --parallel | --inventory-group | --load | --probe | \
+            --phase-seconds)
             return
             ;;
     esac
@@ -53,7 +54,7 @@ _coresteer_cli() {
             apply) opts+=" --revert-after --no-confirm --no-revert --inventory --inventory-group
                 --parallel" ;;
             persist) opts+=" --no-packet-steering-override --disable-irqbalance" ;;
-            monitor) opts+=" --rate --duration --csv --record" ;;
+            monitor) opts+=" --rate --duration --csv --record --bufferbloat --load --probe --phase-seconds" ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         return

@@ -6,18 +6,29 @@
 #include "core/collect/capture.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/resolve.h"
+#include "core/live/echo.h"
 
 #include <QFutureWatcher>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QTimer>
+
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 namespace coresteer::ui {
 
 using namespace coresteer::layout;
 using namespace coresteer::live;
+
+// A probe beyond the router: its socket, opened on a worker when the test starts, and used by
+// one worker at a time.
+struct BufferbloatTest::Echo {
+    QString host, name;
+    std::shared_ptr<EchoProbe> probe; // null until open (or when it could not be opened)
+    bool opening = false, inFlight = false;
+};
 
 BufferbloatTest::BufferbloatTest(QObject* parent)
     : QObject(parent), m_probeTimer(new QTimer(this)) {
@@ -34,6 +45,78 @@ void BufferbloatTest::setProbeTarget(const QString& host, int port) {
     m_port = port;
 }
 
+void BufferbloatTest::setBeyondHosts(const QStringList& hosts) {
+    m_beyondHosts.clear();
+    for (const auto& h : hosts)
+        if (!h.trimmed().isEmpty() && !m_beyondHosts.contains(h.trimmed()))
+            m_beyondHosts << h.trimmed();
+}
+
+bool BufferbloatTest::idleMeasured() const {
+    for (const auto& s : m_series)
+        if (!s.idle.empty())
+            return true;
+    return false;
+}
+
+int BufferbloatTest::probes() const {
+    std::size_t n = 0;
+    for (const auto& s : m_series)
+        n += s.idle.size() + s.loaded.size();
+    return static_cast<int>(n);
+}
+
+std::optional<LatencyGrade> BufferbloatTest::grade(QString* probe) const {
+    // The demo's model first, then the hosts beyond the router, then the LAN side.
+    const auto lanName = QLatin1String(kLanProbe.data(), kLanProbe.size());
+    const auto demoName = QLatin1String(kDemoProbe.data(), kDemoProbe.size());
+    std::vector<const ProbeSeries*> order;
+    for (const auto& s : m_series)
+        if (s.name == demoName)
+            order.push_back(&s);
+    for (const auto& s : m_series)
+        if (s.name != demoName && s.name != lanName)
+            order.push_back(&s);
+    for (const auto& s : m_series)
+        if (s.name == lanName)
+            order.push_back(&s);
+    for (const auto* s : order)
+        if (auto g = gradeLatency(s->idle, s->loaded)) {
+            if (probe)
+                *probe = s->name;
+            return g;
+        }
+    return std::nullopt;
+}
+
+QString BufferbloatTest::probeMethod(const QString& name) const {
+    for (const auto& e : m_echoes)
+        if (e->name == name && e->probe)
+            return QString::fromLatin1(echoMethodName(e->probe->method()));
+    return {};
+}
+
+std::vector<LoadSpec::Direction> BufferbloatTest::loadPhases(const LoadSpec& spec) {
+    if (spec.direction == LoadSpec::Direction::Sequence)
+        return {LoadSpec::Direction::Download, LoadSpec::Direction::Upload,
+                LoadSpec::Direction::Both};
+    return {spec.direction};
+}
+
+const char* BufferbloatTest::phaseName(LoadSpec::Direction d) {
+    switch (d) {
+    case LoadSpec::Direction::Download:
+        return "download";
+    case LoadSpec::Direction::Upload:
+        return "upload";
+    case LoadSpec::Direction::Both:
+        return "both";
+    case LoadSpec::Direction::Sequence:
+        break;
+    }
+    return "load";
+}
+
 double BufferbloatTest::seconds() const {
     return static_cast<double>(m_clock.nsecsElapsed()) / 1e9;
 }
@@ -41,8 +124,8 @@ double BufferbloatTest::seconds() const {
 void BufferbloatTest::start(const Snapshot& snapshot, const QString& label, int hz,
                             std::optional<LoadSpec> load) {
     m_running = true;
-    m_idle.clear();
-    m_loaded.clear();
+    ++m_generation;
+    m_series.clear();
     RecordingInfo info;
     info.label = label.toStdString();
     info.started = utcTimestamp();
@@ -54,24 +137,84 @@ void BufferbloatTest::start(const Snapshot& snapshot, const QString& label, int 
     m_clock.start();
     m_writer->phase(0, "idle");
     m_loadProblem.clear();
+    m_loadSpec = load;
+    m_modelPhase.clear();
+    m_phases = load ? loadPhases(*load) : std::vector<LoadSpec::Direction>{};
+    // The probes beyond the router open their sockets now, off the UI thread (a name to
+    // resolve), with the load server's port to fall back on.
+    m_echoes.clear();
+    for (const auto& host : m_beyondHosts) {
+        auto e = std::make_shared<Echo>();
+        e->host = host;
+        e->name = QString::fromStdString(probeName(host.toStdString()));
+        e->opening = true;
+        m_echoes.push_back(e);
+        const int fallback = load ? load->port : 0;
+        auto* w = new QFutureWatcher<std::pair<std::shared_ptr<EchoProbe>, QString>>(this);
+        connect(w, &QFutureWatcher<std::pair<std::shared_ptr<EchoProbe>, QString>>::finished, this,
+                [this, w, e, gen = m_generation] {
+                    w->deleteLater();
+                    e->opening = false;
+                    auto [probe, error] = w->result();
+                    if (gen != m_generation)
+                        return;
+                    e->probe = std::move(probe);
+                    if (!e->probe)
+                        Q_EMIT problem(tr("No latency beyond the router to %1: %2")
+                                           .arg(e->host.toHtmlEscaped(), error.toHtmlEscaped()));
+                });
+        w->setFuture(QtConcurrent::run([h = host.toStdString(), fallback] {
+            std::string error;
+            std::shared_ptr<EchoProbe> p = EchoProbe::open(h, fallback, &error);
+            return std::pair{p, QString::fromStdString(error)};
+        }));
+    }
     // After the baseline the load phase starts: the person runs their test now, or the load
-    // generator, when one is chosen, starts.
-    QTimer::singleShot(static_cast<int>(kIdleSeconds * 1000), this,
-                       [this, writer = m_writer.get(), load] {
-                           if (m_writer.get() != writer)
-                               return;
-                           m_writer->phase(seconds(), "load");
-                           if (load)
-                               startLoad(*load);
-                           Q_EMIT loadPhase();
-                       });
+    // generator, when one is chosen, runs its phases.
+    QTimer::singleShot(static_cast<int>(kIdleSeconds * 1000), this, [this, gen = m_generation] {
+        if (gen != m_generation || !m_running)
+            return;
+        if (m_phases.empty() && m_modelled) {
+            // The model's own phases mark the load, as they come.
+        } else if (m_phases.empty()) {
+            m_writer->phase(seconds(), "load");
+            Q_EMIT loadPhase(QStringLiteral("load"));
+        } else {
+            runPhase(0);
+        }
+    });
     if (probing())
         m_probeTimer->start();
+}
+
+// One load phase: its name in the recording, iperf3 in its direction, and after a sequence's
+// phase its end (a single direction runs until the test is stopped).
+void BufferbloatTest::runPhase(std::size_t index) {
+    if (!m_running || !m_writer)
+        return;
+    stopLoad();
+    if (index >= m_phases.size()) {
+        end();
+        return;
+    }
+    const char* name = phaseName(m_phases[index]);
+    m_writer->phase(seconds(), name);
+    auto spec = *m_loadSpec;
+    spec.direction = m_phases[index];
+    startLoad(spec);
+    Q_EMIT loadPhase(QString::fromLatin1(name));
+    if (m_loadSpec->direction == LoadSpec::Direction::Sequence)
+        QTimer::singleShot(std::max(1, m_loadSpec->phaseSeconds) * 1000, this,
+                           [this, index, gen = m_generation] {
+                               if (gen == m_generation)
+                                   runPhase(index + 1);
+                           });
 }
 
 void BufferbloatTest::stop() {
     const bool was = m_running;
     m_running = false;
+    ++m_generation;
     m_probeTimer->stop();
     stopLoad();
     if (!was || !m_writer)
@@ -156,28 +299,84 @@ void BufferbloatTest::stopLoad() {
     p->deleteLater();
 }
 
-// One probe at a time, off the UI thread; a slow answer skips ticks rather than piling up.
-void BufferbloatTest::probe() {
-    if (m_inFlight || !m_running)
+// The test ends by itself: whoever shows it stops it (and says so) on finished(), or it stops
+// here.
+void BufferbloatTest::end() {
+    Q_EMIT finished();
+    if (m_running)
+        stop();
+}
+
+void BufferbloatTest::modelLatency(double ms, const QString& phase) {
+    if (!m_running || !m_modelled)
         return;
-    m_inFlight = true;
+    const double t = seconds();
+    measured(t, ms, QString::fromLatin1(kDemoProbe.data(), kDemoProbe.size()));
+    if (t < kIdleSeconds - 0.2 || !m_phases.empty() || !m_running)
+        return; // the baseline, or a load generator's phases
+    const QString name =
+        phase == QLatin1String("download and upload") ? QStringLiteral("both") : phase;
+    if (name == QLatin1String("idle")) {
+        if (!m_modelPhase.isEmpty()) { // the model's load is over, and the test with it
+            end();
+        }
+        return;
+    }
+    if (name == m_modelPhase || !isLoadPhase(name.toStdString()))
+        return;
+    m_modelPhase = name;
+    if (m_writer)
+        m_writer->phase(t, name.toStdString());
+    Q_EMIT loadPhase(name);
+}
+
+void BufferbloatTest::measured(double t, std::optional<double> ms, const QString& name) {
+    auto it = std::find_if(m_series.begin(), m_series.end(),
+                           [&](const ProbeSeries& s) { return s.name == name; });
+    if (it == m_series.end()) {
+        m_series.push_back({name, {}, {}});
+        it = m_series.end() - 1;
+    }
+    (t < kIdleSeconds ? it->idle : it->loaded).push_back(ms);
+    if (m_writer)
+        m_writer->latency(t, ms, name.toStdString());
+    Q_EMIT latencyMeasured(t, ms, name);
+}
+
+// One probe at a time of each kind, off the UI thread; a slow answer skips ticks rather than
+// piling up.
+void BufferbloatTest::probe() {
+    if (!m_running)
+        return;
     const double t = seconds(); // probes and samples on one time axis
-    auto* w = new QFutureWatcher<std::optional<double>>(this);
-    connect(w, &QFutureWatcher<std::optional<double>>::finished, this, [this, w, t] {
-        w->deleteLater();
-        m_inFlight = false;
-        if (!m_running)
-            return;
-        const auto ms = w->result();
-        (t < kIdleSeconds ? m_idle : m_loaded).push_back(ms);
-        if (m_writer)
-            m_writer->latency(t, ms);
-        Q_EMIT latencyMeasured(t, ms);
-    });
-    const std::string host = m_host.toStdString();
-    const int port = m_port;
-    w->setFuture(
-        QtConcurrent::run([host, port] { return tcpConnectMs(host, port, 1000, nullptr); }));
+    using Watcher = QFutureWatcher<std::optional<double>>;
+    if (!m_inFlight && !m_host.isEmpty() && m_port > 0) {
+        m_inFlight = true;
+        auto* w = new Watcher(this);
+        connect(w, &Watcher::finished, this, [this, w, t, gen = m_generation] {
+            w->deleteLater();
+            m_inFlight = false;
+            if (m_running && gen == m_generation)
+                measured(t, w->result(), QString::fromLatin1(kLanProbe.data(), kLanProbe.size()));
+        });
+        const std::string host = m_host.toStdString();
+        const int port = m_port;
+        w->setFuture(
+            QtConcurrent::run([host, port] { return tcpConnectMs(host, port, 1000, nullptr); }));
+    }
+    for (const auto& e : m_echoes) {
+        if (!e->probe || e->inFlight)
+            continue;
+        e->inFlight = true;
+        auto* w = new Watcher(this);
+        connect(w, &Watcher::finished, this, [this, w, t, e, gen = m_generation] {
+            w->deleteLater();
+            e->inFlight = false;
+            if (m_running && gen == m_generation)
+                measured(t, w->result(), e->name);
+        });
+        w->setFuture(QtConcurrent::run([p = e->probe] { return p->once(1000); }));
+    }
 }
 
 } // namespace coresteer::ui

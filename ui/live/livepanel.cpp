@@ -9,9 +9,11 @@
 #include "ui/live/loadcharts.h"
 #include "ui/live/recordingimage.h"
 #include "ui/live/replaydriver.h"
+#include "ui/settings.h"
 
 #include "core/live/bottleneck.h"
 #include "core/live/latency.h"
+#include "core/live/recording.h"
 
 #include <QAction>
 #include <QChart>
@@ -68,6 +70,17 @@ void setCell(QTableWidget* t, int row, int col, const QString& text, bool right 
 
 } // namespace
 
+// A phase's name as the heatmap marks it.
+static QString phaseLabel(const QString& name) {
+    if (name == QLatin1String("download"))
+        return QCoreApplication::translate("LivePanel", "download");
+    if (name == QLatin1String("upload"))
+        return QCoreApplication::translate("LivePanel", "upload");
+    if (name == QLatin1String("both"))
+        return QCoreApplication::translate("LivePanel", "both");
+    return QCoreApplication::translate("LivePanel", "load");
+}
+
 LivePanel::LivePanel(QWidget* parent)
     : QWidget(parent), m_charts(new LoadCharts), m_heatmap(new HeatmapWidget),
       m_irqs(table({tr("IRQ"), tr("Name"), tr("Interface"), tr("Rate /s"), tr("Fires on")})),
@@ -75,11 +88,11 @@ LivePanel::LivePanel(QWidget* parent)
           table({tr("Interface"), tr("In Mb/s"), tr("Out Mb/s"), tr("In kpps"), tr("Out kpps")})),
       m_test(new BufferbloatTest(this)), m_replay(new ReplayDriver(this)),
       m_testButton(new QPushButton(tr("Start recording"))), m_grade(new QLabel),
-      m_latency(new QLineSeries), m_latencyX(new QValueAxis), m_latencyY(new QValueAxis),
-      m_replayBar(new QWidget), m_replayLabel(new QLabel), m_replaySpeed(new QComboBox),
-      m_replaySlider(new QSlider(Qt::Horizontal)), m_down(new QLineSeries), m_up(new QLineSeries),
-      m_mbps(new QValueAxis), m_loadMode(new QComboBox), m_loadServer(new QLineEdit),
-      m_loadStreams(new QSpinBox) {
+      m_latency(new QLineSeries), m_probeHosts(new QLineEdit), m_latencyX(new QValueAxis),
+      m_latencyY(new QValueAxis), m_replayBar(new QWidget), m_replayLabel(new QLabel),
+      m_replaySpeed(new QComboBox), m_replaySlider(new QSlider(Qt::Horizontal)),
+      m_down(new QLineSeries), m_up(new QLineSeries), m_mbps(new QValueAxis),
+      m_loadMode(new QComboBox), m_loadServer(new QLineEdit), m_loadStreams(new QSpinBox) {
     m_irqs->setToolTip(tr("Where each NIC interrupt lands now, and how often it fires"));
     m_ifaces->setToolTip(tr("Throughput of each interface, from /proc/net/dev"));
     m_heatmap->setToolTip(tr("Cores (rows) over time (columns, newest on the right), coloured by "
@@ -95,13 +108,15 @@ LivePanel::LivePanel(QWidget* parent)
     buildReplayBar();
 
     connect(m_test, &BufferbloatTest::latencyMeasured, this,
-            [this](double t, std::optional<double> ms) {
-                addLatency(t, ms);
+            [this](double t, std::optional<double> ms, const QString& probe) {
+                addLatency(t, ms, probe);
                 if (t >= BufferbloatTest::kIdleSeconds)
                     showGrade();
             });
     connect(m_test, &BufferbloatTest::throughputMeasured, this, &LivePanel::addThroughput);
-    connect(m_test, &BufferbloatTest::loadPhase, this, [this] { m_heatmap->addPhase(tr("load")); });
+    connect(m_test, &BufferbloatTest::loadPhase, this,
+            [this](const QString& name) { m_heatmap->addPhase(phaseLabel(name)); });
+    connect(m_test, &BufferbloatTest::finished, this, &LivePanel::stopTest);
     connect(m_test, &BufferbloatTest::problem, this, &LivePanel::showProblem);
     connect(m_replay, &ReplayDriver::rates, this, [this](const Rates& r) {
         addRates(r);
@@ -111,7 +126,9 @@ LivePanel::LivePanel(QWidget* parent)
         addGap(m_history && m_history->size() ? m_history->time(m_history->size() - 1) : 0);
     });
     connect(m_replay, &ReplayDriver::latency, this,
-            [this](double t, std::optional<double> ms, bool) { addLatency(t, ms); });
+            [this](double t, std::optional<double> ms, bool, const QString& probe) {
+                addLatency(t, ms, probe);
+            });
     connect(m_replay, &ReplayDriver::throughput, this, &LivePanel::addThroughput);
     connect(m_replay, &ReplayDriver::restarted, this, [this] {
         clearViews();
@@ -148,6 +165,8 @@ QWidget* LivePanel::buildSide() {
     m_loadMode->addItem(tr("iperf3 download"), static_cast<int>(LoadSpec::Direction::Download));
     m_loadMode->addItem(tr("iperf3 upload"), static_cast<int>(LoadSpec::Direction::Upload));
     m_loadMode->addItem(tr("iperf3 both ways"), static_cast<int>(LoadSpec::Direction::Both));
+    m_loadMode->addItem(tr("iperf3 download, upload, both (10 s each)"),
+                        static_cast<int>(LoadSpec::Direction::Sequence));
     m_loadServer->setPlaceholderText(tr("iperf3 server: host[:port]"));
     m_loadStreams->setRange(1, 32);
     m_loadStreams->setValue(4);
@@ -157,6 +176,18 @@ QWidget* LivePanel::buildSide() {
     load->addWidget(m_loadServer, 1);
     load->addWidget(m_loadStreams);
     sideBox->addLayout(load);
+    // Latency where the queue is: hosts past the WAN, contacted only while a test runs.
+    m_probeHosts->setObjectName(QStringLiteral("probeHosts"));
+    m_probeHosts->setPlaceholderText(tr("Latency beyond the router: hosts past the WAN"));
+    m_probeHosts->setToolTip(
+        tr("Hosts past the router's WAN (your ISP's gateway, a DNS server, the load server) to "
+           "probe with ICMP echo from this machine during a test, separated by spaces. The "
+           "router's own address measures only its responsiveness. Nothing is contacted until a "
+           "test starts."));
+    m_probeHosts->setText(settings::beyondHosts().join(QLatin1Char(' ')));
+    connect(m_probeHosts, &QLineEdit::editingFinished, this,
+            [this] { settings::setBeyondHosts(beyondHosts()); });
+    sideBox->addWidget(m_probeHosts);
     if (!loadGeneratorAvailable()) {
         for (QWidget* w : {static_cast<QWidget*>(m_loadMode), static_cast<QWidget*>(m_loadServer),
                            static_cast<QWidget*>(m_loadStreams)}) {
@@ -191,7 +222,8 @@ QWidget* LivePanel::buildLatencyChart() {
     chart->addAxis(m_latencyX, Qt::AlignBottom);
     chart->addAxis(m_latencyY, Qt::AlignLeft);
     chart->addAxis(m_mbps, Qt::AlignRight);
-    m_latency->setName(tr("latency"));
+    m_latencyChart = chart;
+    m_latency->setName(tr("router responsiveness (LAN)"));
     m_down->setName(tr("down"));
     m_up->setName(tr("up"));
     for (auto* series : {m_latency, m_down, m_up})
@@ -239,10 +271,15 @@ void LivePanel::buildReplayBar() {
 void LivePanel::setProbeTarget(const QString& host, int port) {
     m_test->setProbeTarget(host, port);
     m_testButton->setToolTip(
-        m_test->probing()
-            ? tr("Records every sample and measures latency to the router every 100 ms: 3 s "
-                 "idle, then run your speed or bufferbloat test, and stop when it ends")
-            : tr("Records every sample (latency is measured to a router over SSH)"));
+        m_test->modelled()
+            ? tr("Runs the demo's bufferbloat test: 3 s idle, then download, upload and both, "
+                 "with the latency the demo models beyond the router; it ends by itself")
+        : m_test->probing()
+            ? tr("Records every sample and measures latency every 100 ms, to the router and to "
+                 "the hosts beyond it: 3 s idle, then run your speed or bufferbloat test (or "
+                 "choose a load), and stop when it ends")
+            : tr("Records every sample (latency is measured to a router over SSH and to the "
+                 "hosts beyond the router that you name)"));
 }
 
 bool LivePanel::testRunning() const {
@@ -272,7 +309,7 @@ QString LivePanel::loadGeneratorProblem() const {
 void LivePanel::startTest() {
     if (!m_snap || m_replay->active())
         return;
-    m_latency->clear();
+    clearLatencySeries();
     m_down->clear();
     m_up->clear();
     // The load generator, when one is chosen: a server that cannot be used is said now, and
@@ -285,17 +322,28 @@ void LivePanel::startTest() {
         if (parseLoadServer(m_loadServer->text().trimmed().toStdString(), spec, &error)) {
             spec.streams = m_loadStreams->value();
             spec.direction = static_cast<LoadSpec::Direction>(m_loadMode->currentData().toInt());
+            spec.phaseSeconds = m_phaseSeconds;
             load = spec;
         } else {
             m_loadProblem = QString::fromStdString(error);
         }
     }
     m_probesShown = 0;
+    const auto hosts = beyondHosts();
+    const auto usable = settings::plainHosts(hosts);
+    for (const auto& h : hosts)
+        if (!usable.contains(h))
+            m_loadProblem += (m_loadProblem.isEmpty() ? QString() : QStringLiteral("; ")) +
+                             tr("not a host name or address: %1").arg(h);
+    m_test->setBeyondHosts(usable);
+    if (m_test->modelled())
+        Q_EMIT demoTestStarting(BufferbloatTest::kIdleSeconds, m_phaseSeconds);
     m_test->start(*m_snap, m_label, m_hz, load);
     m_heatmap->addPhase(m_test->probing() ? tr("idle") : tr("test"));
-    m_grade->setText(m_test->probing()
-                         ? tr("Recording. Measuring the idle latency for 3 s ...")
-                         : tr("Recording the load (no latency: not a router over SSH)."));
+    m_grade->setText(
+        m_test->probing()
+            ? tr("Recording. Measuring the idle latency for 3 s ...")
+            : tr("Recording the load (no latency: name hosts beyond the router to probe)."));
     if (!m_loadProblem.isEmpty())
         showProblem(m_loadProblem.toHtmlEscaped());
     if (!m_testButton->isChecked()) {
@@ -338,6 +386,7 @@ void LivePanel::setLoadGenerator(std::optional<LoadSpec> spec) {
         m_loadServer->setText(
             QStringLiteral("[%1]:%2").arg(QString::fromStdString(spec->server)).arg(spec->port));
     m_loadStreams->setValue(spec->streams);
+    m_phaseSeconds = std::clamp(spec->phaseSeconds, 1, 3600);
 }
 
 void LivePanel::addSample(const SampleTexts& texts) {
@@ -352,10 +401,67 @@ void LivePanel::showProblem(const QString& html) {
                                                : m_grade->text() + QStringLiteral("<br>") + html);
 }
 
-void LivePanel::addLatency(double t, std::optional<double> ms) {
+QLineSeries* LivePanel::latencySeries(const QString& probe) {
+    if (probe == QLatin1String(kLanProbe.data(), kLanProbe.size()))
+        return m_latency;
+    if (auto it = m_beyondSeries.find(probe); it != m_beyondSeries.end())
+        return it->second;
+    // A series of its own for each probe, with the legend shown once there are two.
+    auto* s = new QLineSeries;
+    s->setName(probe == QLatin1String(kRouterProbe.data(), kRouterProbe.size())
+                   ? tr("from the router")
+               : probe == QLatin1String(kDemoProbe.data(), kDemoProbe.size())
+                   ? tr("beyond the router (the demo's model)")
+                   : tr("beyond the router: %1").arg(probe));
+    m_latencyChart->addSeries(s);
+    s->attachAxis(m_latencyX);
+    s->attachAxis(m_latencyY);
+    m_beyondSeries[probe] = s;
+    m_latencyChart->legend()->show();
+    m_latencyChart->legend()->setAlignment(Qt::AlignBottom);
+    return s;
+}
+
+void LivePanel::setPhaseSeconds(int seconds) {
+    m_phaseSeconds = std::clamp(seconds, 1, 3600);
+}
+
+void LivePanel::setModelled(bool on) {
+    m_test->setModelled(on);
+    setProbeTarget({}, 0);
+}
+
+void LivePanel::addDemoModel(double latencyMs, const QString& phase) {
+    if (!m_test->modelled()) {
+        m_test->setModelled(true);
+        setProbeTarget({}, 0); // the tooltip says what the test measures now
+    }
+    m_test->modelLatency(latencyMs, phase);
+}
+
+void LivePanel::clearLatencySeries() {
+    m_latency->clear();
+    for (auto& [_, s] : m_beyondSeries) {
+        m_latencyChart->removeSeries(s);
+        delete s;
+    }
+    m_beyondSeries.clear();
+    m_latencyChart->legend()->hide();
+}
+
+void LivePanel::setBeyondHosts(const QStringList& hosts) {
+    m_probeHosts->setText(hosts.join(QLatin1Char(' ')));
+    settings::setBeyondHosts(beyondHosts());
+}
+
+QStringList LivePanel::beyondHosts() const {
+    return m_probeHosts->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
+
+void LivePanel::addLatency(double t, std::optional<double> ms, const QString& probe) {
     ++m_probesShown;
     if (ms) {
-        m_latency->append(t, *ms);
+        latencySeries(probe)->append(t, *ms);
         m_latencyY->setMax(std::max(m_latencyY->max(), std::ceil(*ms * 1.2)));
     }
     m_latencyX->setRange(std::max(0.0, t - 60), std::max(60.0, t));
@@ -485,25 +591,48 @@ void LivePanel::showReplayPosition(double seconds, bool done) {
 }
 
 void LivePanel::showGrade() {
-    const auto g = m_test->grade();
+    QString probe;
+    const auto g = m_test->grade(&probe);
     if (!g) {
         if (!m_test->running())
-            m_grade->setText(m_test->idle().empty()
+            m_grade->setText(!m_test->idleMeasured()
                                  ? QString()
                                  : tr("Too short: no latency under load measured."));
         else
             m_grade->setText(tr("Idle latency measured: run your speed test now."));
         return;
     }
-    m_grade->setText(
-        tr("<b>Bufferbloat grade %1</b>: %2 ms idle, %3 ms under load (+%4 ms; 95th percentile "
-           "+%5 ms)%6")
+    const bool lan = probe == QLatin1String(kLanProbe.data(), kLanProbe.size());
+    const QString method = m_test->probeMethod(probe);
+    const QString where =
+        lan ? tr("router responsiveness, from the LAN side")
+        : probe == QLatin1String(kDemoProbe.data(), kDemoProbe.size())
+            ? tr("beyond the router, as the demo's model has it")
+            : tr("beyond the router, to %1%2")
+                  .arg(probe.toHtmlEscaped(),
+                       method.isEmpty() ? QString() : tr(" by %1").arg(method.toHtmlEscaped()));
+    QString text =
+        tr("<b>Bufferbloat grade %1</b> (%7): %2 ms idle, %3 ms under load (+%4 ms; 95th "
+           "percentile +%5 ms)%6")
             .arg(QString::fromStdString(g->grade))
             .arg(g->idleMs, 0, 'f', 1)
             .arg(g->loadedMs, 0, 'f', 1)
             .arg(g->increaseMs, 0, 'f', 1)
             .arg(g->p95IncreaseMs, 0, 'f', 1)
-            .arg(g->lost ? tr(", %1 probes lost").arg(g->lost) : QString()));
+            .arg(g->lost ? tr(", %1 probes lost").arg(g->lost) : QString())
+            .arg(where);
+    // After a test in phases, each phase's grade for that probe.
+    if (!m_test->running() && m_test->recording()) {
+        std::string error;
+        if (const auto sum = summarize(*m_test->recording(), &error))
+            if (const auto* p = sum->probe(probe.toStdString()))
+                for (const auto& [phase, pg] : p->byPhase)
+                    text += tr("<br>%1: +%2 ms, grade %3")
+                                .arg(phaseLabel(QString::fromStdString(phase)))
+                                .arg(pg.increaseMs, 0, 'f', 1)
+                                .arg(QString::fromStdString(pg.grade));
+    }
+    m_grade->setText(text);
 }
 
 QString LivePanel::gradeText() const {
@@ -524,7 +653,7 @@ void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
 void LivePanel::clearViews() {
     m_probesShown = 0;
     m_load = {};
-    m_latency->clear();
+    clearLatencySeries();
     m_down->clear();
     m_up->clear();
     const int cores = m_snap ? std::max(m_snap->topology.maskWidth, 1) : 0;

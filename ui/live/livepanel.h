@@ -18,6 +18,7 @@
 #include <QList>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -28,6 +29,7 @@ class QSlider;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QChart;
 class QLineSeries;
 class QPushButton;
 class QTableWidget;
@@ -54,9 +56,20 @@ public:
     void addSample(const live::SampleTexts& texts);
 
     // Bufferbloat test and recording: latency probes every 100 ms (a TCP handshake with the
-    // router's SSH port) while the person runs a speed test; the first 3 s are the idle
-    // baseline. Without a probe target (a local tree, the demo) it records load only.
+    // router's SSH port: its responsiveness; ICMP echo to the hosts beyond the router that the
+    // person names, where the WAN's queue is) while the person runs a speed test or the load
+    // generator runs; the first 3 s are the idle baseline. Without a probe (a local tree, the
+    // demo without hosts) it records load only.
     void setProbeTarget(const QString& host, int port);
+    // The hosts beyond the router, as the person typed them (saved with the settings).
+    void setBeyondHosts(const QStringList& hosts);
+    // The demo: its model's latency and phase each tick (Connection::demoModel). The first
+    // makes the test take its latency from the model.
+    void addDemoModel(double latencyMs, const QString& phase);
+    void setModelled(bool on); // false: a new router, until its model speaks
+    // Each phase of a test in phases (the load generator's sequence, the demo's test).
+    void setPhaseSeconds(int seconds);
+    QStringList beyondHosts() const;
     void startTest();
     void stopTest();
     bool testRunning() const;
@@ -100,6 +113,8 @@ Q_SIGNALS:
     // Recording began (true) or ended (false): the connection sends files only while on.
     void recordingActive(bool on);
     void recordingFinished();
+    // A test starts on the demo: its model should run one (DemoLoad::startTest).
+    void demoTestStarting(double idleSeconds, double phaseSeconds);
     // Rates a replay shows (the window colours the grid by them).
     void replayedRates(const coresteer::live::Rates& rates);
 
@@ -131,7 +146,9 @@ private:
     void showGrade();
     void showProblem(const QString& html);
     void showReplayPosition(double seconds, bool done);
-    void addLatency(double t, std::optional<double> ms);
+    void addLatency(double t, std::optional<double> ms, const QString& probe);
+    QLineSeries* latencySeries(const QString& probe);
+    void clearLatencySeries();
     void addThroughput(double t, double down, double up);
     void clearViews();
 
@@ -140,7 +157,10 @@ private:
     QPushButton* m_testButton;
     QLabel* m_grade;
     QWidget* m_recordingButtons = nullptr;
-    QLineSeries* m_latency;
+    QLineSeries* m_latency; // the LAN side's probe
+    std::map<QString, QLineSeries*> m_beyondSeries;
+    QChart* m_latencyChart = nullptr;
+    QLineEdit* m_probeHosts;
     QValueAxis* m_latencyX;
     QValueAxis* m_latencyY;
     QString m_label;
@@ -155,8 +175,9 @@ private:
     QComboBox* m_loadMode;
     QLineEdit* m_loadServer;
     QSpinBox* m_loadStreams;
-    QString m_loadProblem; // a load server that cannot be used
-    int m_probesShown = 0; // latency probes in the views since they were cleared
+    QString m_loadProblem;   // a load server that cannot be used
+    int m_phaseSeconds = 10; // each phase of a download, upload, both sequence
+    int m_probesShown = 0;   // latency probes in the views since they were cleared
 };
 
 } // namespace coresteer::ui

@@ -84,7 +84,8 @@ void ReplayDriver::step() {
             break;
         case ReplayEvent::Kind::Latency:
             // The recorded phases say what was idle (the first 3 s when a file has none).
-            Q_EMIT latency(ev.t, ev.latencyMs, m_phase.empty() ? ev.t < 3.0 : m_phase == "idle");
+            Q_EMIT latency(ev.t, ev.latencyMs, m_phase.empty() ? ev.t < 3.0 : m_phase == "idle",
+                           QString::fromStdString(ev.probe));
             break;
         case ReplayEvent::Kind::Throughput:
             Q_EMIT throughput(ev.t, ev.downBitsPerSec, ev.upBitsPerSec);

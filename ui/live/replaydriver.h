@@ -41,7 +41,7 @@ Q_SIGNALS:
     // Each event as it falls due. `idle`: the latency was measured in the idle phase.
     void rates(const coresteer::live::Rates& rates);
     void gap();
-    void latency(double t, std::optional<double> ms, bool idle);
+    void latency(double t, std::optional<double> ms, bool idle, const QString& probe);
     void throughput(double t, double downBitsPerSec, double upBitsPerSec);
     // After each step: where the replay is, and whether it has reached the end.
     void moved(double seconds, bool done);

@@ -11,12 +11,18 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
 #include <array>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <netinet/in.h>
 #include <sstream>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using namespace coresteer;
 using namespace coresteer::live;
@@ -440,4 +446,119 @@ TEST(Cli, TextOutputCannotDriveTheTerminal) {
     const auto doc = nlohmann::json::parse(j.out);
     EXPECT_EQ(doc.dump().find('\x1b'), std::string::npos);
     EXPECT_NE(j.out.find("ttyS0\\u001b]0;pwned"), std::string::npos);
+}
+
+// The demo router as a TARGET: the GUI's demo, laid out in a directory of the CLI's own (gone
+// when it ends), its model's counters moving. `monitor demo --bufferbloat` runs the model's
+// test (idle, download, upload, both) and grades the latency the model gives, per phase.
+TEST(Cli, TheDemoIsATargetAndRunsItsBufferbloatTest) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-demo";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto snap = cli({"snapshot", "demo"});
+    ASSERT_EQ(snap.code, 0) << snap.err;
+    EXPECT_NE(snap.out.find("eth2"), std::string::npos) << snap.out.substr(0, 400);
+    const auto file = (dir / "demo.csrec").string();
+    const auto m = cli(
+        {"monitor", "demo", "--bufferbloat", "--phase-seconds", "1", "--record", file, "--json"});
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_NE(m.err.find("latency: "), std::string::npos) << m.err;
+    EXPECT_NE(m.err.find("(probe demo)"), std::string::npos) << m.err;
+    const auto s = cli({"recording", "summary", "--json", file});
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    EXPECT_EQ(j["label"], "demo");
+    EXPECT_EQ(j["latency"]["probe"], "demo");
+    // The default layout saturates a LITTLE core: the queue before it adds tens of ms.
+    EXPECT_GT(j["latency"]["increase_ms"].get<double>(), 25.0) << j["latency"].dump();
+    const auto& phases = j["by_probe"]["demo"]["phases"];
+    for (const char* p : {"download", "upload", "both"}) {
+        ASSERT_TRUE(phases.contains(p)) << phases.dump();
+        EXPECT_TRUE(phases[p].contains("p95_increase_ms"));
+    }
+    ASSERT_EQ(j["phases"].size(), 3u) << j["phases"].dump();
+    EXPECT_EQ(j["phases"][0]["name"], "download");
+    // Nothing of the demo's copy is left behind.
+    const char* tmp = std::getenv("TMPDIR");
+    for (const auto& e : fs::directory_iterator(tmp && *tmp ? tmp : "/tmp"))
+        EXPECT_EQ(e.path().filename().string().rfind("coresteer-demo-", 0), std::string::npos)
+            << e.path();
+}
+
+// A bufferbloat test headless against real parts: an iperf3 server on 127.0.0.1 (the load's
+// far end) and 127.0.0.1 as the host probed beyond the router, by ICMP echo; each phase has its
+// throughput, each probe its grade per phase. What it needs is checked before anything runs.
+TEST(Cli, BufferbloatRunsIperf3InPhasesAndProbesBeyondTheRouter) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-bufferbloat";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "test.csrec").string();
+    // Refused before anything is contacted.
+    auto refused = [&](std::vector<std::string> args, const std::string& why) {
+        const auto r = cli(args);
+        EXPECT_EQ(r.code, 2) << why;
+        EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    };
+    refused({"monitor", "--root", "/", "--bufferbloat"}, "needs --record FILE");
+    refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--load",
+             "http://127.0.0.1/big"},
+            "--load takes iperf3://HOST[:PORT]");
+    refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--probe", "-c1"},
+            "--probe takes a host name or address, not '-c1'");
+    refused({"monitor", "--root", "/", "--probe", "127.0.0.1"}, "go with --bufferbloat");
+    refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--load",
+             "iperf3://127.0.0.1", "--congestion", "cubic;reboot"},
+            "--congestion takes a congestion control's name, not 'cubic;reboot'");
+    EXPECT_FALSE(fs::exists(file));
+
+    int port = 0;
+    {
+        // A free port on 127.0.0.1.
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
+        ::close(fd);
+        port = ntohs(a.sin_port);
+    }
+    const auto pidFile = (dir / "iperf3.pid").string();
+    ASSERT_EQ(std::system(("iperf3 --server --bind 127.0.0.1 --port " + std::to_string(port) +
+                           " --daemon --pidfile " + pidFile)
+                              .c_str()),
+              0)
+        << "iperf3 is not installed";
+    ::usleep(300000);
+    const auto r = cli({"monitor", "--root", "/", "--bufferbloat", "--load",
+                        "iperf3://127.0.0.1:" + std::to_string(port), "--probe", "127.0.0.1",
+                        "--phase-seconds", "2", "--record", file, "--json"});
+    std::ifstream pid(pidFile);
+    long long p = 0;
+    pid >> p;
+    if (p > 0)
+        ::kill(static_cast<pid_t>(p), SIGTERM);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto s = cli({"recording", "summary", "--json", file});
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    ASSERT_EQ(j["phases"].size(), 3u) << j["phases"].dump();
+    const char* names[] = {"download", "upload", "both"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        const auto& ph = j["phases"][i];
+        EXPECT_EQ(ph["name"], names[i]);
+        EXPECT_NEAR(ph["seconds"].get<double>(), 2.0, 0.5) << ph.dump();
+        ASSERT_TRUE(ph.contains("down_bps_mean")) << "no iperf3 report in " << ph.dump();
+    }
+    EXPECT_GT(j["phases"][0]["down_bps_mean"].get<double>(), 10e6);
+    EXPECT_GT(j["phases"][1]["up_bps_mean"].get<double>(), 10e6);
+    EXPECT_GT(j["phases"][2]["down_bps_mean"].get<double>(), 10e6);
+    EXPECT_GT(j["phases"][2]["up_bps_mean"].get<double>(), 10e6);
+    EXPECT_EQ(j["latency"]["probe"], "127.0.0.1");
+    const auto& beyond = j["by_probe"]["127.0.0.1"];
+    EXPECT_GT(beyond["probes"].get<int>(), 50);
+    for (const char* name : names)
+        EXPECT_TRUE(beyond["phases"].contains(name)) << beyond.dump();
+    EXPECT_LT(beyond["idle_ms"].get<double>(), 3.0); // loopback
 }

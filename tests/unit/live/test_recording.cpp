@@ -159,6 +159,9 @@ TEST(Recording, ABrokenFileIsRefusedNamingItsLine) {
     fails(at("L x 3\n"), "recording line 17: bad time 'x'");
     fails(at("L 1.0 -3\n"), "recording line 17: bad latency '-3'");
     fails(at("P 1.0 idle extra\n"), "recording line 17: unexpected 'extra'");
+    fails(at("P 1.0 sideways\n"), "recording line 17: bad event 'P 1.0 sideways'");
+    fails(at("L 1.0 3 a$(reboot)\n"), "recording line 17: bad probe name 'a$(reboot)'");
+    fails(at("L 1.0 3 lan extra\n"), "recording line 17: unexpected 'extra'");
     fails(at("T 5\n"), "recording line 17: a tick without its '@' time");
     fails(at("@ 0\n@ 0\n"), "recording line 18: a tick time with no tick after it");
     fails(at("@ 0\nT 5\n=s:cpu9\t1:2\n"), "recording line 19: an update of an unknown line");

@@ -97,6 +97,96 @@ TEST(Recording, CsvHasOneRowPerTickWithEveryCoreAndInterface) {
     EXPECT_NE(lines[40].find(",load"), std::string::npos) << lines[40];
 }
 
+// A test in phases with three probes: each probe is graded against its own idle baseline,
+// over the whole load and per phase, the headline is the probe beyond the router, and each
+// phase has the load generator's throughput. Probe names are kept as the file's own token.
+TEST(Recording, EachProbeIsGradedPerPhaseAndTheHeadlineIsBeyondTheRouter) {
+    RecordingWriter w(info());
+    w.phase(0, "idle");
+    // Per phase: the beyond probe's and the router's latency, down and up Mb/s.
+    struct Step {
+        const char* phase;
+        double beyond, router, down, up;
+    };
+    const Step steps[] = {{"idle", 20, 15, 0, 0},
+                          {"download", 80, 70, 40, 0},
+                          {"upload", 40, 30, 0, 10},
+                          {"both", 220, 200, 30, 8}};
+    double t = 0;
+    int tick = 0;
+    for (const auto& s : steps) {
+        if (std::string(s.phase) != "idle")
+            w.phase(t, s.phase);
+        for (int i = 0; i < 30; ++i, t += 0.1, ++tick) {
+            const auto k = static_cast<std::uint64_t>(tick) * 20;
+            w.sample(t, texts(500 + t, {0, 0, 0, k, 0}, {k, 0, 0, 0, 0}, k, k * 1000));
+            w.latency(t, 1.0); // the router's own address, LAN side: never bloats here
+            w.latency(t, s.router, kRouterProbe);
+            w.latency(t, i == 7 ? std::nullopt : std::optional(s.beyond), "one.one.example");
+            if (s.down + s.up > 0 && i % 5 == 4)
+                w.throughput(t, s.down * 1e6, s.up * 1e6);
+        }
+    }
+    w.latency(t, 5000, "bad name;$(x)"); // made safe by the writer, graded as its own probe
+    w.phase(t, "done");
+    std::string error;
+    const auto rec = readRecording(w.text(), &error);
+    ASSERT_TRUE(rec) << error;
+    const auto s = summarize(*rec, &error);
+    ASSERT_TRUE(s) << error;
+    ASSERT_TRUE(s->latency);
+    EXPECT_EQ(s->latencyProbe, "one.one.example");
+    EXPECT_DOUBLE_EQ(s->latency->idleMs, 20);
+    EXPECT_EQ(s->latency->lost, 3);
+    std::vector<std::string> names;
+    for (const auto& p : s->probeSummaries)
+        names.push_back(p.name);
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"lan", "router", "one.one.example", "bad_name___x_"}));
+    const auto* lan = s->probe("lan");
+    ASSERT_TRUE(lan && lan->latency);
+    EXPECT_EQ(lan->latency->grade, "A+");
+    auto phase = [](const RecordingSummary::Probe& p, const std::string& name) {
+        for (const auto& [n, g] : p.byPhase)
+            if (n == name)
+                return std::optional(g);
+        return std::optional<LatencyGrade>();
+    };
+    const auto* router = s->probe("router");
+    ASSERT_TRUE(router);
+    ASSERT_EQ(router->byPhase.size(), 3u);
+    EXPECT_EQ(router->byPhase[0].first, "download");
+    EXPECT_EQ(router->byPhase[2].first, "both");
+    EXPECT_DOUBLE_EQ(phase(*router, "download")->increaseMs, 55);
+    EXPECT_EQ(phase(*router, "download")->grade, "B");
+    EXPECT_DOUBLE_EQ(phase(*router, "upload")->increaseMs, 15);
+    EXPECT_EQ(phase(*router, "upload")->grade, "A");
+    EXPECT_DOUBLE_EQ(phase(*router, "both")->increaseMs, 185);
+    EXPECT_EQ(phase(*router, "both")->grade, "C");
+    const auto* beyond = s->probe("one.one.example");
+    ASSERT_TRUE(beyond);
+    EXPECT_EQ(phase(*beyond, "both")->grade, "D");
+    EXPECT_EQ(phase(*beyond, "download")->lost, 1);
+    ASSERT_EQ(s->phases.size(), 3u);
+    EXPECT_EQ(s->phases[0].name, "download");
+    EXPECT_NEAR(s->phases[0].seconds, 3.0, 1e-9);
+    ASSERT_TRUE(s->phases[0].downMean);
+    EXPECT_NEAR(*s->phases[0].downMean, 40e6, 1);
+    EXPECT_NEAR(*s->phases[1].upMean, 10e6, 1);
+    EXPECT_NEAR(*s->phases[2].downMean, 30e6, 1);
+    EXPECT_NEAR(*s->phases[2].upMean, 8e6, 1);
+    // The CSV has a column per probe; the comparison a row per probe and phase.
+    const auto csv = recordingCsv(*rec, &error);
+    ASSERT_TRUE(csv) << error;
+    const auto header = csv->substr(0, csv->find('\n'));
+    EXPECT_NE(header.find(",latency_ms,\"latency_router_ms\",\"latency_one.one.example_ms\","),
+              std::string::npos)
+        << header;
+    const auto cmp = compareSummaries(*s, *s, "a", "b");
+    EXPECT_NE(cmp.find("grade router, both"), std::string::npos) << cmp;
+    EXPECT_NE(cmp.find("C (+185.0 ms)"), std::string::npos) << cmp;
+}
+
 TEST(Recording, CompareShowsBeforeAndAfterSideBySide) {
     std::string error;
     const auto before = readRecording(tenSeconds().text(), &error);

@@ -481,4 +481,8 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
         if (c.cpu >= 4)
             bigSoftirq = std::max(bigSoftirq, c.softirq);
     EXPECT_GT(bigSoftirq, 0.2) << "the stack should now run on a big core";
+    // The model and the label agree: no core is saturated by what cake lets through.
+    std::printf("after Recommend: %s\n", w.liveText().toStdString().c_str());
+    EXPECT_FALSE(w.liveText().contains(QStringLiteral("Bottleneck: CPU%1").arg(before.cpu)))
+        << w.liveText().toStdString();
 }

@@ -1,0 +1,274 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/bufferbloat.h"
+
+#include "core/live/echo.h"
+#include "core/live/latency.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace coresteer::cli {
+
+using namespace coresteer::live;
+
+// iperf3 for one phase: its process, and a thread that reads its reports as they come.
+struct BufferbloatRun::Iperf {
+    pid_t pid = -1;
+    int out = -1, err = -1;
+    std::thread reader;
+    std::string stderrText;
+    int status = 0;
+    bool exited = false;
+};
+
+BufferbloatRun::BufferbloatRun(Spec spec, std::vector<std::string>* problems)
+    : m_spec(std::move(spec)), m_start(std::chrono::steady_clock::now()) {
+    if (m_spec.load) {
+        if (m_spec.load->direction == LoadSpec::Direction::Sequence)
+            m_phases = {LoadSpec::Direction::Download, LoadSpec::Direction::Upload,
+                        LoadSpec::Direction::Both};
+        else
+            m_phases = {m_spec.load->direction};
+    }
+    auto every100ms = [this](auto probeOnce, std::string name) {
+        m_probes.emplace_back([this, probeOnce, name] {
+            auto next = std::chrono::steady_clock::now();
+            while (!m_stop.load()) {
+                const double t = now();
+                push({Event::Kind::Latency, t, probeOnce(), name});
+                next += std::chrono::milliseconds(100);
+                const auto n = std::chrono::steady_clock::now();
+                if (next < n) // a slow answer skips ticks rather than piling up
+                    next = n;
+                std::this_thread::sleep_until(next);
+            }
+        });
+    };
+    if (!m_spec.lanHost.empty() && m_spec.lanPort > 0)
+        every100ms([host = m_spec.lanHost,
+                    port = m_spec.lanPort] { return tcpConnectMs(host, port, 1000, nullptr); },
+                   std::string(kLanProbe));
+    for (const auto& host : m_spec.beyond) {
+        std::string error;
+        std::shared_ptr<EchoProbe> p =
+            EchoProbe::open(host, m_spec.load ? m_spec.load->port : 0, &error);
+        if (!p) {
+            if (problems)
+                problems->push_back("no latency beyond the router to " + error);
+            continue;
+        }
+        if (problems && p->method() == EchoProbe::Method::Tcp)
+            problems->push_back(host + ": probed by a TCP handshake with port " +
+                                std::to_string(m_spec.load->port) +
+                                " (ICMP is not open to this user)");
+        every100ms([p] { return p->once(1000); }, probeName(host));
+    }
+}
+
+BufferbloatRun::~BufferbloatRun() {
+    m_stop = true;
+    for (auto& t : m_probes)
+        if (t.joinable())
+            t.join();
+    stopLoad();
+}
+
+double BufferbloatRun::now() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+}
+
+void BufferbloatRun::push(Event e) {
+    std::lock_guard lock(m_mutex);
+    m_events.push_back(std::move(e));
+}
+
+void BufferbloatRun::drain(RecordingWriter& rec) {
+    std::vector<Event> events;
+    {
+        std::lock_guard lock(m_mutex);
+        events.swap(m_events);
+    }
+    for (const auto& e : events)
+        if (e.kind == Event::Kind::Latency)
+            rec.latency(e.t, e.ms, e.probe);
+        else
+            rec.throughput(e.t, e.down, e.up);
+}
+
+bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) {
+    drain(rec);
+    if (m_spec.model) {
+        const auto [ms, phase] = m_spec.model();
+        rec.latency(t, ms, kDemoProbe);
+        if (!m_spec.load && t >= kIdleSeconds - 0.2) {
+            const std::string name = phase == "download and upload" ? "both" : phase;
+            if (name == "idle" && !m_modelPhase.empty())
+                return false; // the model's test is over
+            if (name != "idle" && name != m_modelPhase) {
+                m_modelPhase = name;
+                rec.phase(t, name);
+            }
+            return true;
+        }
+    }
+    if (t < kIdleSeconds)
+        return true;
+    if (m_phases.empty()) {
+        if (!m_started) {
+            m_started = true;
+            if (!m_spec.model)
+                rec.phase(t, "load");
+        }
+        return t < m_spec.duration;
+    }
+    // A load generator that stopped by itself (a server that refused) is said once.
+    if (!m_loadError.empty() && problem) {
+        *problem = m_loadError;
+        m_loadError.clear();
+    }
+    if (m_iperf && !m_iperf->exited) {
+        int status = 0;
+        if (::waitpid(m_iperf->pid, &status, WNOHANG) == m_iperf->pid) {
+            m_iperf->exited = true;
+            m_iperf->status = status;
+            if (m_iperf->reader.joinable())
+                m_iperf->reader.join();
+            if (problem && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+                *problem = "iperf3 stopped: " + m_iperf->stderrText;
+        }
+    }
+    const double into = t - kIdleSeconds;
+    const bool sequence = m_spec.load->direction == LoadSpec::Direction::Sequence;
+    const std::size_t want =
+        sequence ? static_cast<std::size_t>(into / std::max(1.0, m_spec.phaseSeconds)) : 0;
+    if (!m_started || want != m_phase) {
+        if (want >= m_phases.size()) {
+            stopLoad();
+            drain(rec);
+            return false;
+        }
+        m_started = true;
+        m_phase = want;
+        static const char* names[] = {"download", "upload", "both"};
+        rec.phase(t, names[static_cast<int>(m_phases[m_phase])]);
+        startLoad(m_phases[m_phase]);
+    }
+    return sequence || t < m_spec.duration;
+}
+
+void BufferbloatRun::finish(double t, RecordingWriter& rec) {
+    m_stop = true;
+    for (auto& th : m_probes)
+        if (th.joinable())
+            th.join();
+    m_probes.clear();
+    stopLoad();
+    drain(rec);
+    rec.phase(t, "done");
+}
+
+void BufferbloatRun::startLoad(LoadSpec::Direction d) {
+    stopLoad();
+    auto spec = *m_spec.load;
+    spec.direction = d;
+    const auto args = iperfArguments(spec);
+    std::vector<char*> argv;
+    std::string name = "iperf3";
+    argv.push_back(name.data());
+    std::vector<std::string> copy(args);
+    for (auto& a : copy)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int out[2], err[2];
+    if (::pipe2(out, O_CLOEXEC) != 0)
+        return;
+    if (::pipe2(err, O_CLOEXEC) != 0) {
+        ::close(out[0]);
+        ::close(out[1]);
+        return;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+    auto it = std::make_unique<Iperf>();
+    const int rc = ::posix_spawnp(&it->pid, "iperf3", &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out[1]);
+    ::close(err[1]);
+    if (rc != 0) {
+        ::close(out[0]);
+        ::close(err[0]);
+        m_loadError = std::string("iperf3 could not start: ") + std::strerror(rc);
+        return;
+    }
+    it->out = out[0];
+    it->err = err[0];
+    it->reader = std::thread([this, it = it.get(), spec] {
+        IperfReader reader(spec);
+        pollfd fds[2] = {{it->out, POLLIN, 0}, {it->err, POLLIN, 0}};
+        int open = 2;
+        char buf[4096];
+        while (open > 0) {
+            if (::poll(fds, 2, 500) < 0 && errno != EINTR)
+                break;
+            for (auto& f : fds) {
+                if (f.fd < 0 || !(f.revents & (POLLIN | POLLHUP | POLLERR)))
+                    continue;
+                const ssize_t n = ::read(f.fd, buf, sizeof buf);
+                if (n <= 0) {
+                    f.fd = -1;
+                    --open;
+                    continue;
+                }
+                if (f.fd == it->err) {
+                    if (it->stderrText.size() < 4096)
+                        it->stderrText.append(buf, static_cast<std::size_t>(n));
+                    continue;
+                }
+                for (const auto& r :
+                     reader.feed(std::string_view(buf, static_cast<std::size_t>(n))))
+                    push({Event::Kind::Throughput,
+                          now(),
+                          std::nullopt,
+                          {},
+                          r.downBitsPerSec,
+                          r.upBitsPerSec});
+            }
+        }
+    });
+    m_iperf = std::move(it);
+}
+
+void BufferbloatRun::stopLoad() {
+    if (!m_iperf)
+        return;
+    auto& it = *m_iperf;
+    if (!it.exited) {
+        ::kill(it.pid, SIGTERM);
+        int status = 0;
+        for (int i = 0; i < 40 && ::waitpid(it.pid, &status, WNOHANG) == 0; ++i)
+            ::usleep(50000);
+        if (::waitpid(it.pid, &status, WNOHANG) == 0) {
+            ::kill(it.pid, SIGKILL);
+            ::waitpid(it.pid, &status, 0);
+        }
+        it.exited = true;
+    }
+    if (it.reader.joinable())
+        it.reader.join();
+    ::close(it.out);
+    ::close(it.err);
+    m_iperf.reset();
+}
+
+} // namespace coresteer::cli

@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `monitor --bufferbloat`: the GUI's bufferbloat test, headless. Beside the sampler's ticks it
+// runs the latency probes (the router's SSH port from the LAN side, ICMP echo to each --probe
+// host beyond the router, the demo's model) on threads of their own every 100 ms, and the
+// iperf3 load in phases after the 3 s idle baseline: download, upload and both, each
+// --phase-seconds long. Everything lands in one recording, on its one time axis.
+#pragma once
+
+#include "core/live/loadgen.h"
+#include "core/live/recording.h"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace coresteer::cli {
+
+class BufferbloatRun {
+public:
+    static constexpr double kIdleSeconds = 3.0;
+    struct Spec {
+        std::string lanHost; // the router's SSH address; empty: no LAN-side probe
+        int lanPort = 0;
+        std::vector<std::string> beyond; // hosts past the WAN
+        std::optional<live::LoadSpec> load;
+        double phaseSeconds = 10;
+        double duration = 10; // without a load: the whole test, baseline included
+        // The demo: the model's round trip and phase, asked on the main thread each tick.
+        std::function<std::pair<double, std::string>()> model;
+    };
+    // Opens the probes (a host that cannot be probed is said in *problems and left out).
+    BufferbloatRun(Spec spec, std::vector<std::string>* problems);
+    ~BufferbloatRun();
+    BufferbloatRun(const BufferbloatRun&) = delete;
+    BufferbloatRun& operator=(const BufferbloatRun&) = delete;
+
+    // Once a tick, from the loop that records the samples: the phases move on (iperf3 starts
+    // and stops), and what the probes and iperf3 measured since goes into `rec`. False when the
+    // test is over. `problem` gets a load generator that failed.
+    bool tick(double t, live::RecordingWriter& rec, std::string* problem);
+    // Ends the probes and the load; what they measured last goes into `rec`.
+    void finish(double t, live::RecordingWriter& rec);
+
+private:
+    struct Event {
+        enum class Kind { Latency, Throughput } kind;
+        double t;
+        std::optional<double> ms;
+        std::string probe;
+        double down = 0, up = 0;
+    };
+    struct Iperf;
+    void push(Event e);
+    void drain(live::RecordingWriter& rec);
+    void startLoad(live::LoadSpec::Direction d);
+    void stopLoad();
+    double now() const;
+
+    Spec m_spec;
+    std::chrono::steady_clock::time_point m_start;
+    std::atomic<bool> m_stop{false};
+    std::vector<std::thread> m_probes;
+    std::mutex m_mutex;
+    std::vector<Event> m_events;
+    std::vector<live::LoadSpec::Direction> m_phases;
+    std::size_t m_phase = 0;
+    bool m_started = false; // the first load phase began
+    std::string m_modelPhase;
+    std::string m_loadError;
+    std::unique_ptr<Iperf> m_iperf;
+};
+
+} // namespace coresteer::cli
