@@ -217,8 +217,10 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
                        timeLabel(ago));
         }
     }
-    // The test's phases: a line where each starts, its name beside it.
-    for (const auto& m : m_phases) {
+    // The test's phases: a line where each starts, its name beside it, cut short where the
+    // next phase begins (a test's "done" and the next one's "idle" may be a column apart).
+    for (std::size_t i = 0; i < m_phases.size(); ++i) {
+        const auto& m = m_phases[i];
         const long long fromEnd = m_pushed - m.sample;
         if (fromEnd < 0 || fromEnd >= m_columns)
             continue;
@@ -226,7 +228,13 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
         p.setPen(QPen(Qt::white, 1, Qt::DashLine));
         p.drawLine(x, r.top(), x, r.bottom());
         p.setPen(Qt::white);
-        p.drawText(x + 3, r.top() + 11, m.name);
+        int room = r.right() - x - 3;
+        if (i + 1 < m_phases.size())
+            room =
+                columnX(r, m_pushed - m_phases[i + 1].sample) - r.width() / (2 * m_columns) - x - 4;
+        if (room > 8)
+            p.drawText(QRect(x + 3, r.top(), room, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                       p.fontMetrics().elidedText(m.name, Qt::ElideRight, room));
     }
     p.setPen(palette().color(QPalette::WindowText));
     // The colour scale, drawn once per size.

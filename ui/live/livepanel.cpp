@@ -23,6 +23,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
@@ -309,9 +310,9 @@ QString LivePanel::loadGeneratorProblem() const {
 void LivePanel::startTest() {
     if (!m_snap || m_replay->active())
         return;
-    clearLatencySeries();
     m_down->clear();
     m_up->clear();
+    clearLatencySeries();
     // The load generator, when one is chosen: a server that cannot be used is said now, and
     // the test records without load.
     std::optional<LoadSpec> load;
@@ -417,9 +418,20 @@ QLineSeries* LivePanel::latencySeries(const QString& probe) {
     s->attachAxis(m_latencyX);
     s->attachAxis(m_latencyY);
     m_beyondSeries[probe] = s;
-    m_latencyChart->legend()->show();
-    m_latencyChart->legend()->setAlignment(Qt::AlignBottom);
     return s;
+}
+
+// The legend names only the series that have points, and shows once there are two.
+void LivePanel::updateLegend() {
+    int shown = 0;
+    for (auto* series : m_latencyChart->series()) {
+        const bool has = static_cast<QLineSeries*>(series)->count() > 0;
+        for (auto* marker : m_latencyChart->legend()->markers(series))
+            marker->setVisible(has);
+        shown += has;
+    }
+    m_latencyChart->legend()->setAlignment(Qt::AlignBottom);
+    m_latencyChart->legend()->setVisible(shown > 1);
 }
 
 void LivePanel::setPhaseSeconds(int seconds) {
@@ -446,7 +458,7 @@ void LivePanel::clearLatencySeries() {
         delete s;
     }
     m_beyondSeries.clear();
-    m_latencyChart->legend()->hide();
+    updateLegend();
 }
 
 void LivePanel::setBeyondHosts(const QStringList& hosts) {
@@ -461,7 +473,10 @@ QStringList LivePanel::beyondHosts() const {
 void LivePanel::addLatency(double t, std::optional<double> ms, const QString& probe) {
     ++m_probesShown;
     if (ms) {
-        latencySeries(probe)->append(t, *ms);
+        auto* series = latencySeries(probe);
+        series->append(t, *ms);
+        if (series->count() == 1)
+            updateLegend();
         m_latencyY->setMax(std::max(m_latencyY->max(), std::ceil(*ms * 1.2)));
     }
     m_latencyX->setRange(std::max(0.0, t - 60), std::max(60.0, t));
@@ -470,6 +485,8 @@ void LivePanel::addLatency(double t, std::optional<double> ms, const QString& pr
 void LivePanel::addThroughput(double t, double down, double up) {
     m_down->append(t, down / 1e6);
     m_up->append(t, up / 1e6);
+    if (m_down->count() == 1)
+        updateLegend();
     m_mbps->setMax(std::max(m_mbps->max(), std::ceil(std::max(down, up) / 1e6 * 1.1)));
     m_latencyX->setRange(std::max(0.0, t - 60), std::max(60.0, t));
 }
@@ -653,9 +670,9 @@ void LivePanel::reset(SnapshotPtr snapshot, int hz, const QString& label) {
 void LivePanel::clearViews() {
     m_probesShown = 0;
     m_load = {};
-    clearLatencySeries();
     m_down->clear();
     m_up->clear();
+    clearLatencySeries();
     const int cores = m_snap ? std::max(m_snap->topology.maskWidth, 1) : 0;
     m_nicIrqs.clear();
     std::set<std::uint32_t> seen;

@@ -149,6 +149,7 @@ private:
     void addLatency(double t, std::optional<double> ms, const QString& probe);
     QLineSeries* latencySeries(const QString& probe);
     void clearLatencySeries();
+    void updateLegend();
     void addThroughput(double t, double down, double up);
     void clearViews();
 
