@@ -72,6 +72,18 @@ BufferbloatRun::BufferbloatRun(Spec spec, std::vector<std::string>* problems)
                                 " (ICMP is not open to this user)");
         every100ms([p] { return p->once(1000); }, probeName(host));
     }
+    openRouterPing(problems);
+}
+
+void BufferbloatRun::openRouterPing(std::vector<std::string>* problems) {
+    if (!m_spec.session || m_spec.beyond.empty())
+        return;
+    const auto command = routerPingCommand(m_spec.beyond.front());
+    if (!command.empty())
+        m_routerPing = m_spec.session->openStream(command);
+    if (!m_routerPing && problems)
+        problems->push_back("no latency from the router: its ping did not start (" +
+                            m_spec.session->error().message + ")");
 }
 
 BufferbloatRun::~BufferbloatRun() {
@@ -106,6 +118,7 @@ void BufferbloatRun::drain(RecordingWriter& rec) {
 
 bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) {
     drain(rec);
+    readRouterPing(t, rec);
     if (m_spec.model) {
         const auto [ms, phase] = m_spec.model();
         rec.latency(t, ms, kDemoProbe);
@@ -165,7 +178,22 @@ bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) 
     return sequence || t < m_spec.duration;
 }
 
+// What the router's ping printed since the last tick, at this tick's time.
+void BufferbloatRun::readRouterPing(double t, RecordingWriter& rec) {
+    if (!m_routerPing)
+        return;
+    const auto data = m_routerPing->read(0);
+    if (!data) {
+        m_routerPing.reset(); // it ended: the router has no such host, or no ping
+        return;
+    }
+    for (const auto& ms : m_pingReader.feed(*data))
+        rec.latency(t, ms, kRouterProbe);
+}
+
 void BufferbloatRun::finish(double t, RecordingWriter& rec) {
+    readRouterPing(t, rec);
+    m_routerPing.reset();
     m_stop = true;
     for (auto& th : m_probes)
         if (th.joinable())

@@ -2,13 +2,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `monitor --bufferbloat`: the GUI's bufferbloat test, headless. Beside the sampler's ticks it
 // runs the latency probes (the router's SSH port from the LAN side, ICMP echo to each --probe
-// host beyond the router, the demo's model) on threads of their own every 100 ms, and the
+// host beyond the router, the demo's model) on threads of their own every 100 ms, the router's
+// own ping to the first --probe host on a channel of its SSH session (router_ping.h), and the
 // iperf3 load in phases after the 3 s idle baseline: download, upload and both, each
 // --phase-seconds long. Everything lands in one recording, on its one time axis.
 #pragma once
 
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
+#include "core/live/router_ping.h"
+#include "core/ssh/session.h"
 
 #include <atomic>
 #include <chrono>
@@ -34,6 +37,9 @@ public:
         double duration = 10; // without a load: the whole test, baseline included
         // The demo: the model's round trip and phase, asked on the main thread each tick.
         std::function<std::pair<double, std::string>()> model;
+        // The router's SSH session, for its own ping to the first host beyond it (probe
+        // "router"); read from the thread that calls tick(), as the sampler is.
+        ssh::Session* session = nullptr;
     };
     // Opens the probes (a host that cannot be probed is said in *problems and left out).
     BufferbloatRun(Spec spec, std::vector<std::string>* problems);
@@ -58,6 +64,8 @@ private:
     };
     struct Iperf;
     void push(Event e);
+    void openRouterPing(std::vector<std::string>* problems);
+    void readRouterPing(double t, live::RecordingWriter& rec);
     void drain(live::RecordingWriter& rec);
     void startLoad(live::LoadSpec::Direction d);
     void stopLoad();
@@ -75,6 +83,8 @@ private:
     std::string m_modelPhase;
     std::string m_loadError;
     std::unique_ptr<Iperf> m_iperf;
+    std::unique_ptr<ssh::Stream> m_routerPing;
+    live::PingReader m_pingReader;
 };
 
 } // namespace coresteer::cli

@@ -328,6 +328,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         if ((*r)->isRemote() && (*r)->session()) {
             test.lanHost = (*r)->session()->resolvedHost();
             test.lanPort = (*r)->session()->resolvedPort();
+            test.session = (*r)->session();
         }
         if (test.lanHost.empty() && test.beyond.empty() && !test.model)
             err << "coresteer-cli: no latency probe: name hosts past the router's WAN with "

@@ -3,6 +3,7 @@
 #include "ui/connection.h"
 
 #include "core/live/demoload.h"
+#include "core/live/router_ping.h"
 #include "core/live/source.h"
 #include "core/router/router.h"
 #include "ui/keyring.h"
@@ -232,6 +233,9 @@ struct Connection::Live {
     std::unique_ptr<QTimer> timer;
     std::unique_ptr<SampleSource> source;
     std::unique_ptr<DemoLoad> demo;
+    // The router's own ping during a bufferbloat test (router_ping.h), on the sampler's session.
+    std::unique_ptr<ssh::Stream> ping;
+    PingReader pingReader;
     std::optional<Sample> last;
     QElapsedTimer clock;
     QElapsedTimer sinceProblem; // a router that cannot be sampled is asked again every 2 s
@@ -314,6 +318,32 @@ void Connection::startDemoTest(double idleSeconds, double phaseSeconds) {
         Qt::QueuedConnection);
 }
 
+void Connection::startRouterProbe(const QString& host) {
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, h = host.toStdString()] {
+            if (!m_live || !m_router->isRemote() || !m_router->session() ||
+                !m_router->session()->isConnected())
+                return;
+            const auto command = routerPingCommand(h);
+            m_live->pingReader = PingReader();
+            m_live->ping = command.empty() ? nullptr : m_router->session()->openStream(command);
+            if (!m_live->ping)
+                Q_EMIT liveProblem(m_id, tr("no latency from the router: its ping did not start"));
+        },
+        Qt::QueuedConnection);
+}
+
+void Connection::stopRouterProbe() {
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this] {
+            if (m_live)
+                m_live->ping.reset();
+        },
+        Qt::QueuedConnection);
+}
+
 // One tick on the worker thread: the demo's model moves on, the router is read, and the rates
 // since the last tick go to the window.
 void Connection::liveTick() {
@@ -355,6 +385,17 @@ void Connection::liveTick() {
         return;
     }
     l.problem = false;
+    // What the router's own ping printed since the last tick.
+    if (l.ping) {
+        if (const auto data = l.ping->read(0)) {
+            auto replies = l.pingReader.feed(*data);
+            if (!replies.empty())
+                Q_EMIT routerLatency(
+                    m_id, QVector<std::optional<double>>(replies.begin(), replies.end()));
+        } else {
+            l.ping.reset(); // it ended: no such host there, or no ping
+        }
+    }
     if (m_recordTexts->load())
         Q_EMIT sampled(m_id, std::make_shared<const SampleTexts>(l.source->lastTexts()));
     if (l.last)

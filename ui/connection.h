@@ -18,6 +18,7 @@
 #include <QSet>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 #include <atomic>
 #include <map>
@@ -104,6 +105,10 @@ public:
     // demo's model its NICs. stopLive() ends it.
     void startLive(int hz, SnapshotPtr snapshot);
     void stopLive();
+    // A router over SSH: its own ping to `host` runs beside the sampler until stopped, and its
+    // replies come as routerLatency().
+    void startRouterProbe(const QString& host);
+    void stopRouterProbe();
     // The demo only: its model runs a test now (DemoLoad::startTest).
     void startDemoTest(double idleSeconds, double phaseSeconds);
     // While on, every tick's files also go out in sampled(), before its rates (for recordings).
@@ -128,6 +133,8 @@ Q_SIGNALS:
     // The demo's model after its step this tick: the round trip it models to a host past the
     // WAN, and its test's phase ("idle", "download", "upload", "download and upload").
     void demoModel(quint64 id, double latencyMs, const QString& phase);
+    // The router's own ping: the replies (ms) and lost echoes (nullopt) since the last tick.
+    void routerLatency(quint64 id, const QVector<std::optional<double>>& replies);
 
 private:
     class Worker;

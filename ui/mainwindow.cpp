@@ -241,6 +241,11 @@ void MainWindow::openConnection(Connection::Spec spec) {
         if (m_conn && id == m_conn->id())
             m_livePanel->setProbeTarget(host, port);
     });
+    connect(c, &Connection::routerLatency, this,
+            [this](quint64 id, const QVector<std::optional<double>>& replies) {
+                if (m_conn && id == m_conn->id())
+                    m_livePanel->addRouterLatency(replies);
+            });
     connect(c, &Connection::demoModel, this,
             [this](quint64 id, double latencyMs, const QString& phase) {
                 if (m_conn && id == m_conn->id())

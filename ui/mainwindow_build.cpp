@@ -249,6 +249,14 @@ void MainWindow::buildRecordingMenu() {
     for (auto* a : m_recordingActions)
         a->setEnabled(false);
     m_livePanel->setRecordingActions(m_recordingActions);
+    connect(m_livePanel, &LivePanel::routerProbe, this, [this](const QString& host) {
+        if (m_conn)
+            m_conn->startRouterProbe(host);
+    });
+    connect(m_livePanel, &LivePanel::routerProbeDone, this, [this] {
+        if (m_conn)
+            m_conn->stopRouterProbe();
+    });
     connect(m_livePanel, &LivePanel::demoTestStarting, this,
             [this](double idleSeconds, double phaseSeconds) {
                 if (m_conn)

@@ -351,3 +351,41 @@ TEST(SshFleet, AnsiblePlaybookTunesTwoRoutersOnceAndApplyTakesTheInventory) {
               std::string::npos)
         << out;
 }
+
+// A bufferbloat test over SSH probes three ways at once, on one time axis: the router's SSH
+// port from the LAN side ("lan"), the host beyond it from this machine (ICMP), and the same
+// host from the router itself, by the router's own ping on a channel of the session that
+// samples it ("router"). Against sshd and dropbear; the "router" is this machine (its own /proc,
+// read), and 127.0.0.1 stands for the host past the WAN.
+TEST(SshCli, BufferbloatProbesTheRouterAndBeyondFromBothEnds) {
+    for (const char* port : {"CS_SSHD_PORT", "CS_DROPBEAR_PORT"}) {
+        const auto kh = kDir / "bufferbloat_known_hosts";
+        fs::remove(kh);
+        const auto file = (kDir / "bufferbloat.csrec").string();
+        fs::remove(file);
+        const std::string target = "ssh://" + env("CS_SSH_USER") + "@127.0.0.1:" + env(port);
+        const std::string cmd = std::string(CORESTEER_CLI) + " monitor " + target +
+                                " --root / --known-hosts '" + kh.string() + "' --identity '" +
+                                env("CS_CLIENT_KEY") +
+                                "' --accept-new-host-key --bufferbloat --probe 127.0.0.1 "
+                                "--duration 5 --json --record '" +
+                                file + "' < /dev/null";
+        int status = -1;
+        const auto err = test::capture(cmd + " 2>&1 > /dev/null", &status);
+        ASSERT_EQ(status, 0) << port << ": " << err;
+        const auto summary = test::capture(
+            std::string(CORESTEER_CLI) + " recording summary --json '" + file + "'", &status);
+        ASSERT_EQ(status, 0) << summary;
+        const auto j = nlohmann::json::parse(summary);
+        const auto& probes = j["by_probe"];
+        for (const char* name : {"lan", "127.0.0.1", "router"}) {
+            ASSERT_TRUE(probes.contains(name)) << port << ": " << probes.dump();
+            EXPECT_LT(probes[name]["idle_ms"].get<double>(), 20.0) << port << " " << name;
+            EXPECT_EQ(probes[name]["lost"], 0) << port << " " << name;
+        }
+        // Five echoes a second from the router over the 2 s under "load", and more from here.
+        EXPECT_GE(probes["router"]["probes"].get<int>(), 15) << port;
+        EXPECT_GE(probes["127.0.0.1"]["probes"].get<int>(), 30) << port;
+        EXPECT_EQ(j["latency"]["probe"], "127.0.0.1") << port;
+    }
+}

@@ -289,6 +289,9 @@ TEST_P(UiSsh, RecordsABufferbloatTestBeforeAndAfterApply) {
     m_window.resize(1400, 900);
     m_window.show();
     const bool docs = GetParam() == Server::OpenSsh;
+    // 127.0.0.1 stands for a host past the WAN: probed from here (ICMP) and by the router's own
+    // ping over the session (the "router" is this machine, as the test user).
+    panel->setBeyondHosts({QStringLiteral("127.0.0.1")});
 
     auto record = [&](const fs::path& file, const char* screenshot) {
         test::LiveTicks live(m_window.connection());
@@ -340,6 +343,17 @@ TEST_P(UiSsh, RecordsABufferbloatTestBeforeAndAfterApply) {
     ASSERT_TRUE(a->latency && b->latency);
     EXPECT_EQ(a->latency->grade, "A+");
     EXPECT_GT(a->probes, 30);
+    // Three probes on one time axis: the router's SSH port, the host beyond from here, and the
+    // same host from the router, five echoes a second.
+    EXPECT_EQ(a->latencyProbe, "127.0.0.1");
+    for (const auto* s : {&*a, &*b})
+        for (const char* name : {"lan", "127.0.0.1", "router"}) {
+            const auto* p = s->probe(name);
+            ASSERT_TRUE(p && p->latency) << name;
+            EXPECT_EQ(p->latency->lost, 0) << name;
+            EXPECT_GE(p->probes, name == std::string("router") ? 15 : 30) << name;
+        }
+    panel->setBeyondHosts({});
     // The default layout pins LITTLE CPU3 while the big cores idle; the planner's layout puts
     // the stack on a big core, and the model then forwards more.
     EXPECT_GT(a->core(3)->mean, 0.9);

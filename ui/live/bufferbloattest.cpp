@@ -67,19 +67,17 @@ int BufferbloatTest::probes() const {
 }
 
 std::optional<LatencyGrade> BufferbloatTest::grade(QString* probe) const {
-    // The demo's model first, then the hosts beyond the router, then the LAN side.
+    // The demo's model first, then the hosts beyond the router from here, then the router's
+    // own ping to them, then the LAN side: as summarize() picks the headline.
     const auto lanName = QLatin1String(kLanProbe.data(), kLanProbe.size());
     const auto demoName = QLatin1String(kDemoProbe.data(), kDemoProbe.size());
+    const auto routerName = QLatin1String(kRouterProbe.data(), kRouterProbe.size());
     std::vector<const ProbeSeries*> order;
-    for (const auto& s : m_series)
-        if (s.name == demoName)
-            order.push_back(&s);
-    for (const auto& s : m_series)
-        if (s.name != demoName && s.name != lanName)
-            order.push_back(&s);
-    for (const auto& s : m_series)
-        if (s.name == lanName)
-            order.push_back(&s);
+    for (const auto& name : {QString(demoName), QString(), QString(routerName), QString(lanName)})
+        for (const auto& s : m_series)
+            if (name.isEmpty() ? s.name != demoName && s.name != lanName && s.name != routerName
+                               : s.name == name)
+                order.push_back(&s);
     for (const auto* s : order)
         if (auto g = gradeLatency(s->idle, s->loaded)) {
             if (probe)
@@ -305,6 +303,20 @@ void BufferbloatTest::end() {
     Q_EMIT finished();
     if (m_running)
         stop();
+}
+
+void BufferbloatTest::addRouterLatency(const QVector<std::optional<double>>& replies) {
+    if (!m_running)
+        return;
+    const double t = seconds();
+    for (const auto& ms : replies)
+        measured(t, ms, QString::fromLatin1(kRouterProbe.data(), kRouterProbe.size()));
+}
+
+QString BufferbloatTest::routerProbeHost() const {
+    if (m_host.isEmpty() || m_port <= 0 || m_beyondHosts.isEmpty() || m_modelled)
+        return {};
+    return m_beyondHosts.front();
 }
 
 void BufferbloatTest::modelLatency(double ms, const QString& phase) {

@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QVector>
 
 #include <memory>
 #include <optional>
@@ -67,6 +68,13 @@ public:
     // "download and upload"), while running: a probe named "demo", and after the baseline the
     // model's load phases as the test's; the test ends when the model's load does.
     void modelLatency(double ms, const QString& phase);
+
+    // The router's own ping to the first host beyond it (Connection::routerLatency), while
+    // running: a probe named "router".
+    void addRouterLatency(const QVector<std::optional<double>>& replies);
+    // The host the router should ping for this test ("" when none: not a router over SSH, or
+    // no host beyond it named).
+    QString routerProbeHost() const;
 
     // A tick's files and a tick the router did not answer, while running.
     void addSample(const live::SampleTexts& texts);

@@ -224,7 +224,7 @@ QWidget* LivePanel::buildLatencyChart() {
     chart->addAxis(m_latencyY, Qt::AlignLeft);
     chart->addAxis(m_mbps, Qt::AlignRight);
     m_latencyChart = chart;
-    m_latency->setName(tr("router responsiveness (LAN)"));
+    m_latency->setName(tr("router (LAN side)"));
     m_down->setName(tr("down"));
     m_up->setName(tr("up"));
     for (auto* series : {m_latency, m_down, m_up})
@@ -340,6 +340,8 @@ void LivePanel::startTest() {
     if (m_test->modelled())
         Q_EMIT demoTestStarting(BufferbloatTest::kIdleSeconds, m_phaseSeconds);
     m_test->start(*m_snap, m_label, m_hz, load);
+    if (const auto host = m_test->routerProbeHost(); !host.isEmpty())
+        Q_EMIT routerProbe(host);
     m_heatmap->addPhase(m_test->probing() ? tr("idle") : tr("test"));
     m_grade->setText(
         m_test->probing()
@@ -358,6 +360,8 @@ void LivePanel::startTest() {
 void LivePanel::stopTest() {
     const bool was = m_test->running();
     m_test->stop();
+    if (was)
+        Q_EMIT routerProbeDone();
     if (m_testButton->isChecked()) {
         const QSignalBlocker b(m_testButton);
         m_testButton->setChecked(false);
@@ -411,9 +415,8 @@ QLineSeries* LivePanel::latencySeries(const QString& probe) {
     auto* s = new QLineSeries;
     s->setName(probe == QLatin1String(kRouterProbe.data(), kRouterProbe.size())
                    ? tr("from the router")
-               : probe == QLatin1String(kDemoProbe.data(), kDemoProbe.size())
-                   ? tr("beyond the router (the demo's model)")
-                   : tr("beyond the router: %1").arg(probe));
+               : probe == QLatin1String(kDemoProbe.data(), kDemoProbe.size()) ? tr("demo's model")
+                                                                              : probe);
     m_latencyChart->addSeries(s);
     s->attachAxis(m_latencyX);
     s->attachAxis(m_latencyY);
@@ -449,6 +452,10 @@ void LivePanel::addDemoModel(double latencyMs, const QString& phase) {
         setProbeTarget({}, 0); // the tooltip says what the test measures now
     }
     m_test->modelLatency(latencyMs, phase);
+}
+
+void LivePanel::addRouterLatency(const QVector<std::optional<double>>& replies) {
+    m_test->addRouterLatency(replies);
 }
 
 void LivePanel::clearLatencySeries() {
@@ -620,9 +627,12 @@ void LivePanel::showGrade() {
         return;
     }
     const bool lan = probe == QLatin1String(kLanProbe.data(), kLanProbe.size());
+    const bool router = probe == QLatin1String(kRouterProbe.data(), kRouterProbe.size());
     const QString method = m_test->probeMethod(probe);
     const QString where =
-        lan ? tr("router responsiveness, from the LAN side")
+        lan      ? tr("router responsiveness, from the LAN side")
+        : router ? tr("from the router to %1, by its own ping")
+                       .arg(m_test->routerProbeHost().toHtmlEscaped())
         : probe == QLatin1String(kDemoProbe.data(), kDemoProbe.size())
             ? tr("beyond the router, as the demo's model has it")
             : tr("beyond the router, to %1%2")

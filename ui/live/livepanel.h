@@ -66,6 +66,8 @@ public:
     // The demo: its model's latency and phase each tick (Connection::demoModel). The first
     // makes the test take its latency from the model.
     void addDemoModel(double latencyMs, const QString& phase);
+    // A router over SSH: its own ping's replies (Connection::routerLatency).
+    void addRouterLatency(const QVector<std::optional<double>>& replies);
     void setModelled(bool on); // false: a new router, until its model speaks
     // Each phase of a test in phases (the load generator's sequence, the demo's test).
     void setPhaseSeconds(int seconds);
@@ -113,6 +115,10 @@ Q_SIGNALS:
     // Recording began (true) or ended (false): the connection sends files only while on.
     void recordingActive(bool on);
     void recordingFinished();
+    // A test starts on a router over SSH with a host beyond it: the router's own ping to that
+    // host should run (Connection::startRouterProbe) until the test ends.
+    void routerProbe(const QString& host);
+    void routerProbeDone();
     // A test starts on the demo: its model should run one (DemoLoad::startTest).
     void demoTestStarting(double idleSeconds, double phaseSeconds);
     // Rates a replay shows (the window colours the grid by them).
