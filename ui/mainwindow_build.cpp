@@ -180,7 +180,8 @@ void MainWindow::buildEditMenu() {
     edit->addSeparator();
     edit->addAction(tr("&Preferences..."), this, [this] {
         PreferencesDialog d(this);
-        d.exec();
+        if (d.exec() == QDialog::Accepted)
+            m_livePanel->loadSettings();
     });
 }
 

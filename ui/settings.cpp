@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/settings.h"
 
+#include "core/live/loadgen.h"
+
 #include <QSettings>
 
 #include <algorithm>
@@ -74,6 +76,31 @@ QStringList plainHosts(const QStringList& hosts) {
         if (plainHost(h) && !out.contains(h) && out.size() < 8)
             out << h;
     return out;
+}
+
+QStringList usableLoadTargets(const QStringList& targets) {
+    QStringList out;
+    for (const auto& t : targets) {
+        live::LoadSpec spec;
+        const auto trimmed = t.trimmed();
+        if (!trimmed.isEmpty() && live::parseLoadServer(trimmed.toStdString(), spec, nullptr) &&
+            !out.contains(trimmed) && out.size() < kMaxRecentHosts)
+            out << trimmed;
+    }
+    return out;
+}
+
+QStringList loadTargets() {
+    return usableLoadTargets(QSettings().value(QStringLiteral("loadTargets")).toStringList());
+}
+void setLoadTargets(const QStringList& targets) {
+    QSettings().setValue(QStringLiteral("loadTargets"), usableLoadTargets(targets));
+}
+void addLoadTarget(const QString& target) {
+    auto list = loadTargets();
+    list.removeAll(target.trimmed());
+    list.prepend(target.trimmed());
+    setLoadTargets(list);
 }
 
 QStringList beyondHosts() {

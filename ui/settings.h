@@ -23,6 +23,13 @@ QStringList beyondHosts();
 // Of `hosts`, those that are a plain host name or address (letters, digits, ". - : _", not
 // starting with '-'), without repeats, at most 8.
 QStringList plainHosts(const QStringList& hosts);
+// The iperf3 servers offered for the load ("host[:port]", most recent first, at most 10; what
+// is not one is dropped). Nothing is contacted until a test starts.
+QStringList loadTargets();
+void setLoadTargets(const QStringList& targets);
+void addLoadTarget(const QString& target); // most recent first, no duplicates
+// Of `targets`, those that are a load server ("host", "host:port", "[v6]:port").
+QStringList usableLoadTargets(const QStringList& targets);
 void setBeyondHosts(const QStringList& hosts);
 void setRefreshHz(int hz);
 } // namespace settings

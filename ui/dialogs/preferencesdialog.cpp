@@ -6,12 +6,16 @@
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSpinBox>
 
 namespace coresteer::ui {
 
 PreferencesDialog::PreferencesDialog(QWidget* parent)
-    : QDialog(parent), m_revert(new QSpinBox), m_rate(new QSpinBox) {
+    : QDialog(parent), m_revert(new QSpinBox), m_rate(new QSpinBox),
+      m_loadTargets(new QPlainTextEdit), m_beyond(new QLineEdit), m_problem(new QLabel) {
     setWindowTitle(tr("Preferences"));
     m_revert->setRange(5, 86400);
     m_revert->setSuffix(tr(" s"));
@@ -22,18 +26,58 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     m_rate->setSuffix(tr(" Hz"));
     m_rate->setValue(settings::refreshHz());
     m_rate->setToolTip(tr("How often the live load is sampled"));
+    m_loadTargets->setPlainText(settings::loadTargets().join(QLatin1Char('\n')));
+    m_loadTargets->setPlaceholderText(tr("host[:port], one a line"));
+    m_loadTargets->setToolTip(tr("iperf3 servers beyond the router that the bufferbloat test "
+                                 "offers for its load; nothing is contacted until a test "
+                                 "starts"));
+    m_loadTargets->setMaximumHeight(90);
+    m_beyond->setText(settings::beyondHosts().join(QLatin1Char(' ')));
+    m_beyond->setPlaceholderText(tr("hosts past the WAN, separated by spaces"));
+    m_beyond->setToolTip(tr("Hosts past the router's WAN that the bufferbloat test probes for "
+                            "latency (ICMP echo)"));
+    m_problem->setObjectName(QStringLiteral("problem"));
+    m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::PlainText); // it quotes what was typed
+    m_problem->hide();
     auto* form = new QFormLayout(this);
     form->addRow(tr("Automatic &revert after:"), m_revert);
     form->addRow(tr("Live &refresh rate:"), m_rate);
+    form->addRow(tr("&Load targets (iperf3):"), m_loadTargets);
+    form->addRow(tr("Latency &beyond the router:"), m_beyond);
+    form->addRow(m_problem);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }
 
+QString PreferencesDialog::problem() const {
+    return m_problem->isHidden() ? QString() : m_problem->text();
+}
+
+// What cannot be kept is said, and nothing is kept until it is fixed.
 void PreferencesDialog::accept() {
+    QStringList bad;
+    const auto targets = m_loadTargets->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const auto usable = settings::usableLoadTargets(targets);
+    for (const auto& t : targets)
+        if (!t.trimmed().isEmpty() && !usable.contains(t.trimmed()))
+            bad << tr("not an iperf3 server (host[:port]): %1").arg(t.trimmed());
+    const auto hosts = m_beyond->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const auto plain = settings::plainHosts(hosts);
+    for (const auto& h : hosts)
+        if (!plain.contains(h))
+            bad << tr("not a host name or address: %1").arg(h);
+    if (!bad.isEmpty()) {
+        m_problem->setText(bad.join(QLatin1Char('\n')));
+        m_problem->show();
+        return;
+    }
     settings::setRevertSeconds(m_revert->value());
     settings::setRefreshHz(m_rate->value());
+    settings::setLoadTargets(usable);
+    settings::setBeyondHosts(plain);
     QDialog::accept();
 }
 

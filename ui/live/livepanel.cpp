@@ -93,7 +93,7 @@ LivePanel::LivePanel(QWidget* parent)
       m_latencyY(new QValueAxis), m_replayBar(new QWidget), m_replayLabel(new QLabel),
       m_replaySpeed(new QComboBox), m_replaySlider(new QSlider(Qt::Horizontal)),
       m_down(new QLineSeries), m_up(new QLineSeries), m_mbps(new QValueAxis),
-      m_loadMode(new QComboBox), m_loadServer(new QLineEdit), m_loadStreams(new QSpinBox) {
+      m_loadMode(new QComboBox), m_loadServer(new QComboBox), m_loadStreams(new QSpinBox) {
     m_irqs->setToolTip(tr("Where each NIC interrupt lands now, and how often it fires"));
     m_ifaces->setToolTip(tr("Throughput of each interface, from /proc/net/dev"));
     m_heatmap->setToolTip(tr("Cores (rows) over time (columns, newest on the right), coloured by "
@@ -168,7 +168,14 @@ QWidget* LivePanel::buildSide() {
     m_loadMode->addItem(tr("iperf3 both ways"), static_cast<int>(LoadSpec::Direction::Both));
     m_loadMode->addItem(tr("iperf3 download, upload, both (10 s each)"),
                         static_cast<int>(LoadSpec::Direction::Sequence));
-    m_loadServer->setPlaceholderText(tr("iperf3 server: host[:port]"));
+    m_loadServer->setEditable(true);
+    m_loadServer->setInsertPolicy(QComboBox::NoInsert);
+    m_loadServer->setObjectName(QStringLiteral("loadServer"));
+    m_loadServer->lineEdit()->setPlaceholderText(tr("iperf3 server: host[:port]"));
+    m_loadServer->setToolTip(tr("An iperf3 server beyond the router; the ones used before and "
+                                "those in Edit > Preferences are offered"));
+    m_loadServer->addItems(settings::loadTargets());
+    m_loadServer->setEditText(QString());
     m_loadStreams->setRange(1, 32);
     m_loadStreams->setValue(4);
     m_loadStreams->setSuffix(tr(" streams"));
@@ -320,7 +327,11 @@ void LivePanel::startTest() {
     if (m_loadMode->currentIndex() > 0) {
         LoadSpec spec;
         std::string error;
-        if (parseLoadServer(m_loadServer->text().trimmed().toStdString(), spec, &error)) {
+        const auto server = m_loadServer->currentText().trimmed();
+        if (parseLoadServer(server.toStdString(), spec, &error)) {
+            settings::addLoadTarget(server);
+            loadSettings();
+            m_loadServer->setEditText(server);
             spec.streams = m_loadStreams->value();
             spec.direction = static_cast<LoadSpec::Direction>(m_loadMode->currentData().toInt());
             spec.phaseSeconds = m_phaseSeconds;
@@ -385,10 +396,10 @@ void LivePanel::setLoadGenerator(std::optional<LoadSpec> spec) {
         return;
     }
     m_loadMode->setCurrentIndex(m_loadMode->findData(static_cast<int>(spec->direction)));
-    m_loadServer->setText(
+    m_loadServer->setEditText(
         QStringLiteral("%1:%2").arg(QString::fromStdString(spec->server)).arg(spec->port));
     if (spec->server.find(':') != std::string::npos)
-        m_loadServer->setText(
+        m_loadServer->setEditText(
             QStringLiteral("[%1]:%2").arg(QString::fromStdString(spec->server)).arg(spec->port));
     m_loadStreams->setValue(spec->streams);
     m_phaseSeconds = std::clamp(spec->phaseSeconds, 1, 3600);
@@ -435,6 +446,22 @@ void LivePanel::updateLegend() {
     }
     m_latencyChart->legend()->setAlignment(Qt::AlignBottom);
     m_latencyChart->legend()->setVisible(shown > 1);
+}
+
+void LivePanel::loadSettings() {
+    const auto text = m_loadServer->currentText();
+    const QSignalBlocker b(m_loadServer);
+    m_loadServer->clear();
+    m_loadServer->addItems(settings::loadTargets());
+    m_loadServer->setEditText(text);
+    m_probeHosts->setText(settings::beyondHosts().join(QLatin1Char(' ')));
+}
+
+QStringList LivePanel::loadTargets() const {
+    QStringList out;
+    for (int i = 0; i < m_loadServer->count(); ++i)
+        out << m_loadServer->itemText(i);
+    return out;
 }
 
 void LivePanel::setPhaseSeconds(int seconds) {

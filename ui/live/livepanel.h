@@ -69,6 +69,9 @@ public:
     // A router over SSH: its own ping's replies (Connection::routerLatency).
     void addRouterLatency(const QVector<std::optional<double>>& replies);
     void setModelled(bool on); // false: a new router, until its model speaks
+    // The load targets and hosts beyond the router again from the settings (Preferences).
+    void loadSettings();
+    QStringList loadTargets() const; // the servers the load's list offers
     // Each phase of a test in phases (the load generator's sequence, the demo's test).
     void setPhaseSeconds(int seconds);
     QStringList beyondHosts() const;
@@ -180,7 +183,7 @@ private:
     QLineSeries* m_up;
     QValueAxis* m_mbps;
     QComboBox* m_loadMode;
-    QLineEdit* m_loadServer;
+    QComboBox* m_loadServer;
     QSpinBox* m_loadStreams;
     QString m_loadProblem;   // a load server that cannot be used
     int m_phaseSeconds = 10; // each phase of a download, upload, both sequence

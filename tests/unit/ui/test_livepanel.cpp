@@ -12,6 +12,7 @@
 #include "tests/unit/ui/ui_helpers.h"
 #include "ui/dialogs/applydialog.h"
 #include "ui/dialogs/comparedialog.h"
+#include "ui/dialogs/preferencesdialog.h"
 #include "ui/live/heatmapwidget.h"
 #include "ui/live/livepanel.h"
 #include "ui/live/loadcharts.h"
@@ -28,6 +29,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -415,11 +417,15 @@ TEST(LivePanel, ASequenceOfLoadPhasesIsGradedBeyondTheRouter) {
     panel->setBeyondHosts({QStringLiteral("127.0.0.1")});
     EXPECT_EQ(settings::beyondHosts(), QStringList{QStringLiteral("127.0.0.1")});
     QSignalSpy finished(panel, &LivePanel::recordingFinished);
+    settings::setLoadTargets({});
     panel->startTest();
     ASSERT_TRUE(finished.wait(20000)) << "the sequence did not end by itself";
     EXPECT_FALSE(panel->testRunning());
     server.terminate();
     server.waitForFinished(5000);
+    // The server the test used is offered first from now on.
+    EXPECT_EQ(settings::loadTargets().value(0), QStringLiteral("127.0.0.1:%1").arg(port));
+    EXPECT_EQ(panel->loadTargets().value(0), QStringLiteral("127.0.0.1:%1").arg(port));
     const auto sum = loadedSummary(*panel);
     ASSERT_TRUE(sum);
     ASSERT_EQ(sum->phases.size(), 3u);
@@ -470,5 +476,45 @@ TEST(LivePanel, ASequenceOfLoadPhasesIsGradedBeyondTheRouter) {
     for (const auto& p : again->probeSummaries)
         probes.push_back(p.name);
     EXPECT_EQ(probes, std::vector<std::string>{"::1"});
+    settings::setBeyondHosts({});
+}
+
+// The load targets and the hosts beyond the router: kept with the settings (only what is a
+// server or a host), edited in Preferences (where what is not one is said, quoted as text, and
+// nothing is kept until it is fixed), and offered by the Live tab's list. They are settings
+// only: nothing is contacted here.
+TEST(LivePanel, LoadTargetsAreKeptEditedInPreferencesAndOffered) {
+    settings::setLoadTargets({QStringLiteral("iperf.example.net"), QStringLiteral("-oops"),
+                              QStringLiteral("[::1]:5202"), QStringLiteral("iperf.example.net")});
+    const QStringList kept{QStringLiteral("iperf.example.net"), QStringLiteral("[::1]:5202")};
+    EXPECT_EQ(settings::loadTargets(), kept);
+    MainWindow w;
+    auto* panel = w.livePanel();
+    panel->loadSettings();
+    EXPECT_EQ(panel->loadTargets(), kept);
+
+    PreferencesDialog d;
+    EXPECT_EQ(d.loadTargetsEdit()->toPlainText(), kept.join(QLatin1Char('\n')));
+    d.loadTargetsEdit()->setPlainText(QStringLiteral("a.example:5201\n$(reboot)\n"));
+    d.beyondEdit()->setText(QStringLiteral("9.9.9.9 <b>x</b>"));
+    d.accept();
+    EXPECT_NE(d.result(), QDialog::Accepted);
+    EXPECT_TRUE(
+        d.problem().contains(QStringLiteral("not an iperf3 server (host[:port]): $(reboot)")))
+        << d.problem().toStdString();
+    EXPECT_TRUE(d.problem().contains(QStringLiteral("not a host name or address: <b>x</b>")))
+        << d.problem().toStdString();
+    EXPECT_EQ(settings::loadTargets(), kept) << "nothing is kept until it is fixed";
+    d.loadTargetsEdit()->setPlainText(QStringLiteral("a.example:5201\n\nb.example\n"));
+    d.beyondEdit()->setText(QStringLiteral("9.9.9.9"));
+    d.accept();
+    EXPECT_EQ(d.result(), QDialog::Accepted);
+    const QStringList edited{QStringLiteral("a.example:5201"), QStringLiteral("b.example")};
+    EXPECT_EQ(settings::loadTargets(), edited);
+    EXPECT_EQ(settings::beyondHosts(), QStringList{QStringLiteral("9.9.9.9")});
+    panel->loadSettings();
+    EXPECT_EQ(panel->loadTargets(), edited);
+    EXPECT_EQ(panel->beyondHosts(), QStringList{QStringLiteral("9.9.9.9")});
+    settings::setLoadTargets({});
     settings::setBeyondHosts({});
 }
