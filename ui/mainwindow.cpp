@@ -209,6 +209,24 @@ CompareDialog* MainWindow::compareRecordings(const QString& before, const QStrin
     return d;
 }
 
+CompareDialog* MainWindow::compareWith(const QString& before) {
+    const auto now = m_livePanel->recording();
+    if (!now) {
+        showFailure(0, QStringLiteral("open"), tr("Nothing has been recorded."), false);
+        return nullptr;
+    }
+    std::string error;
+    auto a = readRecordingFile(before, &error);
+    if (!a) {
+        showFailure(0, QStringLiteral("open"), QString::fromStdString(error), false);
+        return nullptr;
+    }
+    auto* d = new CompareDialog(std::make_shared<const Recording>(std::move(*a)),
+                                QFileInfo(before).fileName(), now, tr("this test"), this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    return d;
+}
+
 void MainWindow::rebuildRecentPresets() {
     m_recentPresets->clear();
     const auto files = settings::recentPresets();

@@ -62,6 +62,8 @@ public:
     bool openCapture(const QString& file);
     // Before and after, side by side (nullptr with a message when a file does not read).
     CompareDialog* compareRecordings(const QString& before, const QString& after);
+    // The Live tab's recording (the test just run, or the one replayed) beside `before`.
+    CompareDialog* compareWith(const QString& before);
 
     // Shows the planner's layout for this router as pending, as one undoable step.
     void recommend();

@@ -247,6 +247,15 @@ void MainWindow::buildRecordingMenu() {
                                                exporter(tr("Export the recording as a picture"),
                                                         tr("PNG (*.png)"), QStringLiteral(".png"),
                                                         &LivePanel::exportPng));
+    m_recordingActions << recording->addAction(tr("Compare &with..."), this, [this] {
+        const auto f = QFileDialog::getOpenFileName(this, tr("Compare this test with"), QString(),
+                                                    tr("coresteer recordings (*.csrec)"));
+        if (!f.isEmpty())
+            if (auto* d = compareWith(f))
+                d->show();
+    });
+    m_recordingActions.back()->setToolTip(
+        tr("This test beside a saved recording: the one before a change, say"));
     for (auto* a : m_recordingActions)
         a->setEnabled(false);
     m_livePanel->setRecordingActions(m_recordingActions);

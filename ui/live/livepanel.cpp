@@ -675,16 +675,34 @@ void LivePanel::showGrade() {
             .arg(g->p95IncreaseMs, 0, 'f', 1)
             .arg(g->lost ? tr(", %1 probes lost").arg(g->lost) : QString())
             .arg(where);
-    // After a test in phases, each phase's grade for that probe.
+    // After the test, its result as one card: each phase's grade for that probe with the load
+    // generator's throughput in it, and the busiest core.
     if (!m_test->running() && m_test->recording()) {
         std::string error;
-        if (const auto sum = summarize(*m_test->recording(), &error))
+        if (const auto sum = summarize(*m_test->recording(), &error)) {
             if (const auto* p = sum->probe(probe.toStdString()))
-                for (const auto& [phase, pg] : p->byPhase)
+                for (const auto& [phase, pg] : p->byPhase) {
                     text += tr("<br>%1: +%2 ms, grade %3")
                                 .arg(phaseLabel(QString::fromStdString(phase)))
                                 .arg(pg.increaseMs, 0, 'f', 1)
                                 .arg(QString::fromStdString(pg.grade));
+                    for (const auto& ph : sum->phases)
+                        if (ph.name == phase && ph.downMean)
+                            text += tr("; %1 Mb/s down, %2 Mb/s up")
+                                        .arg(*ph.downMean / 1e6, 0, 'f', 1)
+                                        .arg(*ph.upMean / 1e6, 0, 'f', 1);
+                }
+            const RecordingSummary::Core* busiest = nullptr;
+            for (const auto& c : sum->cores)
+                if (!busiest || c.peak > busiest->peak)
+                    busiest = &c;
+            if (busiest)
+                text += tr("<br>Busiest core: %1, %2 % at its peak (%3 % kernel work: irq, "
+                           "softirq, system)")
+                            .arg(m_heatmap->coreLabel(busiest->cpu).toHtmlEscaped())
+                            .arg(busiest->peak * 100, 0, 'f', 0)
+                            .arg(busiest->kernelPeak * 100, 0, 'f', 0);
+        }
     }
     m_grade->setText(text);
 }

@@ -165,14 +165,14 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
         // Save and export sit under the test's result too, as the Recording menu's actions.
         ASSERT_TRUE(panel->recordingButtons());
         const auto buttons = panel->recordingButtons()->findChildren<QToolButton*>();
-        ASSERT_EQ(buttons.size(), 3);
+        ASSERT_EQ(buttons.size(), 4);
         QStringList names;
         for (auto* b : buttons) {
             names << b->defaultAction()->text().remove(QLatin1Char('&'));
             EXPECT_FALSE(b->isEnabled()) << names.back().toStdString();
         }
         EXPECT_EQ(names.join(QLatin1Char('|')),
-                  QStringLiteral("Save recording...|Export CSV...|Export PNG..."));
+                  QStringLiteral("Save recording...|Export CSV...|Export PNG...|Compare with..."));
         QString error;
         EXPECT_FALSE(panel->saveRecording(file, &error)); // nothing recorded yet
         EXPECT_FALSE(error.isEmpty());
@@ -215,6 +215,10 @@ TEST(LivePanel, RecordsTheDemoSavesExportsReplaysAndCompares) {
         ASSERT_TRUE(sum->probe("demo"));
         EXPECT_EQ(sum->probe("demo")->byPhase.size(), 3u);
         EXPECT_TRUE(panel->gradeText().contains(QStringLiteral("as the demo's model has it")))
+            << panel->gradeText().toStdString();
+        // The result as one card: the busiest core, what took it.
+        EXPECT_TRUE(panel->gradeText().contains(QStringLiteral("Busiest core: CPU3 LITTLE")) ||
+                    panel->gradeText().contains(QStringLiteral("Busiest core: CPU2 LITTLE")))
             << panel->gradeText().toStdString();
 
         ASSERT_TRUE(panel->saveRecording(file, &error)) << error.toStdString();
