@@ -273,6 +273,7 @@ void MainWindow::openConnection(Connection::Spec spec) {
         if (!m_conn || id != m_conn->id())
             return;
         m_liveLabel->setText(tr("Live: %1").arg(text));
+        m_recentLoad.clear();
         if (const auto* h = m_livePanel->history(); h && h->size() > 0)
             m_livePanel->addGap(h->time(h->size() - 1)); // the views show the break
     });
@@ -318,8 +319,10 @@ void MainWindow::showLive(quint64 id, RatesPtr rates) {
     auto mbps = [](double b) { return QString::number(b / 1e6, 'f', 0); };
     // A bottleneck (a core pegged in kernel work while a comparable one idles) is named, with
     // what runs there and the move, until it is gone.
+    // Over the last second: one 100 ms tick's share moves in steps of 10 %.
+    m_recentLoad.add(*rates);
     if (const auto snap = m_grid->snapshot()) {
-        const auto found = findBottlenecks(*rates, *snap);
+        const auto found = findBottlenecks(*m_recentLoad.mean(), *snap);
         if (!found.empty()) {
             const auto& b = found.front();
             QStringList on;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/layout/layout.h"
+#include "core/live/bottleneck.h"
 #include "core/live/recording.h"
 #include "ui/connection.h"
 #include "ui/dialogs/applydialog.h"
@@ -149,6 +150,7 @@ private:
     QLabel* m_liveLabel;
     LivePanel* m_livePanel;
     bool m_liveStarted = false;
+    live::RecentLoad m_recentLoad; // the last second's load, for the bottleneck label
     QMenu* m_recentPresets = nullptr;
     QAction* m_applyAction = nullptr;
     QAction* m_connectAction = nullptr;

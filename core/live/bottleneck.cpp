@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <tuple>
 
 namespace coresteer::live {
@@ -24,6 +25,55 @@ std::string irqName(const Snapshot& snap, std::uint32_t irq) {
 }
 
 } // namespace
+
+void RecentLoad::add(const Rates& r) {
+    m_ticks.push_back(r);
+    double total = 0;
+    for (const auto& t : m_ticks)
+        total += std::max(0.0, t.seconds());
+    while (m_ticks.size() > 1 && total - std::max(0.0, m_ticks.front().seconds()) >= m_seconds) {
+        total -= std::max(0.0, m_ticks.front().seconds());
+        m_ticks.pop_front();
+    }
+}
+
+std::optional<Rates> RecentLoad::mean() const {
+    if (m_ticks.empty())
+        return std::nullopt;
+    Rates out = m_ticks.back();
+    out.start = m_ticks.front().start;
+    std::map<int, std::pair<CoreLoad, double>> sums; // cpu -> weighted shares, seconds
+    for (const auto& t : m_ticks) {
+        const double w = std::max(1e-6, t.seconds());
+        for (const auto& c : t.cores) {
+            auto [it, fresh] = sums.try_emplace(c.cpu);
+            auto& [sum, secs] = it->second;
+            if (fresh)
+                sum.idle = 0;
+            sum.cpu = c.cpu;
+            sum.idle += c.idle * w;
+            sum.user += c.user * w;
+            sum.system += c.system * w;
+            sum.irq += c.irq * w;
+            sum.softirq += c.softirq * w;
+            sum.iowait += c.iowait * w;
+            sum.steal += c.steal * w;
+            secs += w;
+        }
+    }
+    // The cores of the newest tick, in its order.
+    for (auto& c : out.cores) {
+        const auto& [sum, secs] = sums[c.cpu];
+        c.user = sum.user / secs;
+        c.system = sum.system / secs;
+        c.irq = sum.irq / secs;
+        c.softirq = sum.softirq / secs;
+        c.iowait = sum.iowait / secs;
+        c.steal = sum.steal / secs;
+        c.idle = sum.idle / secs;
+    }
+    return out;
+}
 
 std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap, double hot,
                                         double cool) {

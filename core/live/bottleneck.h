@@ -9,6 +9,8 @@
 #include "core/model/load.h"
 #include "core/model/snapshot.h"
 
+#include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,23 @@ struct Bottleneck {
 
 std::vector<Bottleneck> findBottlenecks(const Rates& rates, const Snapshot& snap, double hot = 0.9,
                                         double cool = 0.5);
+
+// The rates of the last second or more, for the detector: at 10 Hz a tick holds ten jiffies of
+// each core (USER_HZ is 100), so one tick's share moves in steps of 10 % and a core at 90 %
+// shows 100 % now and then. The cores' shares are the mean of the ticks, weighted by their
+// lengths; the IRQ and interface rates are the newest tick's.
+class RecentLoad {
+public:
+    explicit RecentLoad(double seconds = 1.0) : m_seconds(seconds) {}
+    void add(const Rates& r);
+    void clear() { m_ticks.clear(); }
+    // nullopt before the first tick.
+    std::optional<Rates> mean() const;
+
+private:
+    double m_seconds;
+    std::deque<Rates> m_ticks;
+};
 
 // What the live load can show on this router, where it shows less than its traffic: with flow
 // offloading on, established forwarded flows bypass the CPU path (hardware: the CPU itself), so

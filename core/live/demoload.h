@@ -7,10 +7,10 @@
 // upload, both) and advances the counters in that directory's /proc files, as the router's
 // kernel would, under the masks the directory holds at that moment: so an apply in the demo
 // changes where the load goes, as it would on the router. The test offers what cake's shaper
-// lets through (1400 Mb/s, the public recipe's figure). The per-packet costs are chosen so that
-// the R6S's default layout saturates a LITTLE core short of that and that steering the stack to
-// the big cores carries it with room to spare; they model where the work runs, not any one
-// kernel.
+// lets through (1300 Mb/s). The per-packet costs are chosen so that the R6S's default layout
+// saturates a LITTLE core short of that and that steering the stack to the big cores carries it
+// with the busiest core under 90 %, below where the bottleneck detector speaks; they model where
+// the work runs, not any one kernel.
 //
 // Latency is modelled too, to a host past the WAN, as owners describe it: while the cores keep
 // up, cake holds its queue near its 5 ms target; when the core that carries the work saturates,
@@ -33,7 +33,7 @@ namespace coresteer::live {
 class DemoLoad {
 public:
     struct Profile {
-        double linkMbps = 1400; // what the test offers at full load: cake's shaped rate
+        double linkMbps = 1300; // what the test offers at full load: cake's shaped rate
         double period = 40;     // seconds of one test cycle
         double packetBytes = 1500;
         // CPU-microseconds per packet on a core of capacity 1024 (cpu_capacity scales them):

@@ -269,6 +269,7 @@ TEST_P(UiSsh, RecordsABufferbloatTestBeforeAndAfterApply) {
     // the apply between them takes.
     DemoLoad::Profile profile;
     profile.period = 4000;
+    profile.linkMbps = 2500; // more than either layout carries: the throughput shows the change
     auto model =
         DemoLoad::create(m_root.string(), buildSnapshot(collectLocal(m_root)), profile, &error);
     ASSERT_TRUE(model) << error;

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The demo router's load model: the real sampler reads what it writes, the default R6S layout
-// saturates a LITTLE core short of cake's shaped 1400 Mb/s and the queue before it grows the
+// saturates a LITTLE core short of cake's shaped 1300 Mb/s and the queue before it grows the
 // latency, and moving receive work to the big cores (as Recommend does) carries the full rate
 // with cake's own small queue, all in a private copy of the fixture.
 #include "core/collect/collect_local.h"
@@ -74,8 +74,8 @@ TEST(DemoLoad, DefaultLayoutSaturatesALittleCoreAndRecommendedMovesTheWork) {
     EXPECT_GT(hottest, 0.97);
     EXPECT_LT(hot, 4) << "the hot core should be a LITTLE one";
     EXPECT_GT(before.downMbps, 700);
-    EXPECT_LT(before.downMbps, 1300); // short of what cake lets through
-    EXPECT_GT(before.peak, 1.05);
+    EXPECT_LT(before.downMbps, 1250); // short of what cake lets through
+    EXPECT_GT(before.peak, 1.0);
     // The queue before the saturated core: its 4096 packets at about 100 000 a second.
     EXPECT_GT(before.latencyMs, DemoLoad::Profile{}.baseRttMs + 30);
     EXPECT_LT(before.latencyMs, DemoLoad::Profile{}.baseRttMs + 60);
@@ -90,9 +90,8 @@ TEST(DemoLoad, DefaultLayoutSaturatesALittleCoreAndRecommendedMovesTheWork) {
                 "%.1f ms), %.0f Mb/s with RPS on the big cores (%.1f ms, busiest core at %.0f%%)\n",
                 before.downMbps, hot, hottest * 100, before.latencyMs, after.downMbps,
                 after.latencyMs, after.peak * 100);
-    EXPECT_GT(after.downMbps, 1300); // all that cake lets through
-    EXPECT_GT(after.downMbps, before.downMbps * 1.05);
-    EXPECT_LT(after.peak, 0.95);
+    EXPECT_GT(after.downMbps, 1300 * 0.95); // all that cake lets through
+    EXPECT_LT(after.peak, 0.9);
     EXPECT_LT(after.latencyMs, DemoLoad::Profile{}.baseRttMs + 8); // cake's own queue
     double bigSoftirq = 0;
     for (int c = 4; c < 8; ++c)
