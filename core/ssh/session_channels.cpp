@@ -134,6 +134,11 @@ std::optional<int> Session::execute(const std::string& command, std::string_view
         const auto chunk = static_cast<uint32_t>(std::min<std::size_t>(input.size() - sent, 32768));
         const int n = ssh_channel_write(ch.get(), input.data() + sent, chunk);
         if (n == SSH_ERROR) {
+            // The command ended before it read all of its input (it failed at once, say on a
+            // directory it may not write): its output and exit status say why. Only a session
+            // that went down is a broken transport.
+            if (ssh_is_connected(s))
+                break;
             fail(ErrorKind::Disconnected, ssh_get_error(s));
             return std::nullopt;
         }
@@ -144,7 +149,8 @@ std::optional<int> Session::execute(const std::string& command, std::string_view
             return std::nullopt;
         }
     }
-    ssh_channel_send_eof(ch.get());
+    if (sent == input.size())
+        ssh_channel_send_eof(ch.get());
 
     std::vector<char> buf(65536);
     auto idleSince = Clock::now();

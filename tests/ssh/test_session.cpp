@@ -225,6 +225,24 @@ TEST_P(Ssh, UploadIsAtomicAndReportsPermissionErrors) {
     EXPECT_EQ(s.error().kind, ErrorKind::PermissionDenied) << s.error().message;
 }
 
+// A command that ends before it reads its input (it fails at once) gives its exit status and
+// its stderr, not a broken connection, and the session goes on: the server may close the
+// channel while the input is still being written.
+TEST_P(Ssh, ACommandThatEndsBeforeItReadsItsInputGivesItsStatus) {
+    ScriptedPrompter p;
+    Session s(target(), p);
+    ASSERT_TRUE(s.connect()) << s.error().message;
+    for (int i = 0; i < 3; ++i) {
+        const auto r = s.run("echo refused >&2; exit 3", std::string(8u << 20, 'x'));
+        ASSERT_TRUE(r) << s.error().message;
+        EXPECT_EQ(r->exitStatus, 3);
+        EXPECT_EQ(r->err, "refused\n");
+    }
+    const auto after = s.run("echo ok");
+    ASSERT_TRUE(after) << s.error().message;
+    EXPECT_EQ(after->out, "ok\n");
+}
+
 TEST_P(Ssh, StopEndsAWaitWithin200ms) {
     ScriptedPrompter p;
     Session s(target(), p);
