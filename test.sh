@@ -33,6 +33,7 @@ count_ctest() {
     fi
     while read -r name; do
         failures+=("$2: $name")
+        details+=("$2|${name% (*}")
     done < <(sed -n '/The following tests FAILED:/,$p' "$1" | grep -E '^[[:space:]]+[0-9]+ - ' |
         sed -E 's/^[[:space:]]+[0-9]+ - //')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
@@ -40,6 +41,21 @@ count_ctest() {
     passed=$((passed + t - f))
     failed=$((failed + f))
 }
+
+# What a failed ctest test printed, from ctest's LastTest.log: its failure lines (gtest's
+# "Failure" with what follows, errors, timeouts) or else its last lines, a few per test, so the
+# end of this script's log says why and not only what.
+failure_detail() {
+    local log=$1 name=$2 out
+    [ -f "$log" ] || return 0
+    out=$(awk -v n="$name" '
+        /^[0-9]+\/[0-9]+ Test: / { s = $0; sub(/^[0-9]+\/[0-9]+ Test: /, "", s); p = (s == n); next }
+        p && /^<end of output>/ { p = 0 }
+        p' "$log")
+    { grep -E -A4 'Failure$|FAILED  \]|[Ee]rror|[Tt]imeout|timed out|not ok' <<<"$out" ||
+        tail -n 12 <<<"$out"; } | head -n 24 | sed "s/^/  | /"
+}
+details=() # "preset|test" of each failed ctest test
 
 stage() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
@@ -91,6 +107,10 @@ tests/bench/ssh_snapshot.sh build/dev 11 || bench_failed ssh_snapshot.sh
 tests/bench/sampler_cost.sh build/dev || bench_failed sampler_cost.sh
 
 stage "done"
+for d in "${details[@]+"${details[@]}"}"; do
+    echo "why $d:"
+    failure_detail "build/${d%%|*}/Testing/Temporary/LastTest.log" "${d#*|}"
+done
 for f in "${failures[@]+"${failures[@]}"}"; do
     echo "failed: $f"
 done

@@ -148,6 +148,10 @@ bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) 
         *problem = m_loadError;
         m_loadError.clear();
     }
+    if (m_http && m_http->failed() && problem) {
+        *problem = "the HTTP load stopped: " + m_http->error();
+        m_http.reset();
+    }
     if (m_iperf && !m_iperf->exited) {
         int status = 0;
         if (::waitpid(m_iperf->pid, &status, WNOHANG) == m_iperf->pid) {
@@ -208,6 +212,21 @@ void BufferbloatRun::startLoad(LoadSpec::Direction d) {
     stopLoad();
     auto spec = *m_spec.load;
     spec.direction = d;
+    if (spec.isHttp()) {
+        m_http = std::make_unique<HttpLoad>(spec, [this](const HttpLoad::Report& r) {
+            push({Event::Kind::Throughput,
+                  now(),
+                  std::nullopt,
+                  {},
+                  r.downBitsPerSec,
+                  r.upBitsPerSec});
+        });
+        if (!m_http->start()) {
+            m_loadError = "the HTTP load could not start: " + m_http->error();
+            m_http.reset();
+        }
+        return;
+    }
     const auto args = iperfArguments(spec);
     std::vector<char*> argv;
     std::string name = "iperf3";
@@ -278,6 +297,7 @@ void BufferbloatRun::startLoad(LoadSpec::Direction d) {
 }
 
 void BufferbloatRun::stopLoad() {
+    m_http.reset(); // stops and joins its thread
     if (!m_iperf)
         return;
     auto& it = *m_iperf;

@@ -4,10 +4,12 @@
 // runs the latency probes (the router's SSH port from the LAN side, ICMP echo to each --probe
 // host beyond the router, the demo's model) on threads of their own every 100 ms, the router's
 // own ping to the first --probe host on a channel of its SSH session (router_ping.h), and the
-// iperf3 load in phases after the 3 s idle baseline: download, upload and both, each
-// --phase-seconds long. Everything lands in one recording, on its one time axis.
+// load (iperf3, or HTTP(S) transfers: http_load.h) in phases after the 3 s idle baseline:
+// download, upload and both, each --phase-seconds long. Everything lands in one recording, on its
+// one time axis.
 #pragma once
 
+#include "core/live/http_load.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "core/live/router_ping.h"
@@ -83,6 +85,7 @@ private:
     std::string m_modelPhase;
     std::string m_loadError;
     std::unique_ptr<Iperf> m_iperf;
+    std::unique_ptr<live::HttpLoad> m_http; // an HTTP(S) load instead of iperf3
     std::unique_ptr<ssh::Stream> m_routerPing;
     live::PingReader m_pingReader;
 };

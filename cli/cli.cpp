@@ -206,8 +206,19 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                         "probed every 100 ms to the router's SSH port and to each --probe host");
             c->add_option("--load", o.loads,
                           "the load generator: iperf3://HOST[:PORT], an iperf3 server beyond "
-                          "the router (iperf3 runs here); without it, run your own test")
+                          "the router (iperf3 runs here), or an http:// or https:// URL to "
+                          "download from in parallel, as the web's tests load; without it, run "
+                          "your own test")
                 ->type_name("URL");
+            c->add_option("--post-url", o.postUrl,
+                          "with an HTTP(S) --load: the URL that takes the uploads, by POST; "
+                          "without it the test downloads only, for --phase-seconds")
+                ->type_name("URL");
+            c->add_option("--ca-file", o.caFile,
+                          "with an HTTP(S) --load: a CA bundle (PEM) to trust besides the "
+                          "system's, for a server with a certificate of its own")
+                ->check(CLI::ExistingFile)
+                ->type_name("FILE");
             c->add_option("--probe", o.probes,
                           "a host past the router's WAN to probe by ICMP echo (a TCP handshake "
                           "with the iperf3 server's port where ICMP is not open to this user)")

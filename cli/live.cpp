@@ -208,11 +208,19 @@ static void printLatency(const RecordingSummary& s, std::ostream& out) {
 
 namespace {
 
-// "iperf3://HOST[:PORT]" into a load generator's spec; false with *error otherwise.
+// "iperf3://HOST[:PORT]" or an http(s):// URL into a load generator's spec; false with *error
+// otherwise.
 bool parseLoadUrl(const std::string& url, LoadSpec& spec, std::string* error) {
     constexpr std::string_view scheme = "iperf3://";
+    if (url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0) {
+        if (!isLoadUrl(url, error))
+            return false;
+        spec.url = url;
+        return true;
+    }
     if (url.rfind(scheme, 0) != 0) {
-        *error = "--load takes iperf3://HOST[:PORT] (an iperf3 server beyond the router), not '" +
+        *error = "--load takes iperf3://HOST[:PORT] (an iperf3 server beyond the router) or an "
+                 "http:// or https:// URL, not '" +
                  text::printable(url, 60) + "'";
         return false;
     }
@@ -236,6 +244,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         return rc;
     // A bufferbloat test: what it needs is checked before anything is contacted.
     BufferbloatRun::Spec test;
+    bool downloadOnly = false;
     if (o.bufferbloat) {
         if (o.record.empty())
             return usageError(err, "monitor --bufferbloat needs --record FILE");
@@ -252,7 +261,22 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
                 return usageError(err, "--congestion takes a congestion control's name, not '" +
                                            text::printable(o.congestion, 40) + "'");
             spec.congestion = o.congestion;
+            if (!o.postUrl.empty() || !o.caFile.empty()) {
+                if (!spec.isHttp())
+                    return usageError(err, "--post-url and --ca-file go with an HTTP(S) --load");
+                if (!o.postUrl.empty() && !isLoadUrl(o.postUrl, &why))
+                    return usageError(err, "--post-url: " + why);
+                spec.postUrl = o.postUrl;
+                spec.caFile = o.caFile;
+            }
+            // Downloads only, without a URL that takes uploads: one phase, then the end.
+            if (!spec.canRun(LoadSpec::Direction::Sequence)) {
+                spec.direction = LoadSpec::Direction::Download;
+                downloadOnly = true;
+            }
             test.load = spec;
+        } else if (!o.postUrl.empty() || !o.caFile.empty()) {
+            return usageError(err, "--post-url and --ca-file go with an HTTP(S) --load");
         }
         for (const auto& h : o.probes) {
             if (!plainHost(h))
@@ -261,7 +285,9 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
             test.beyond.push_back(h);
         }
         test.phaseSeconds = o.phaseSeconds;
-        test.duration = o.duration > 0 ? o.duration : 1e12;
+        test.duration = downloadOnly     ? BufferbloatRun::kIdleSeconds + o.phaseSeconds
+                        : o.duration > 0 ? o.duration
+                                         : 1e12;
     } else if (!o.loads.empty() || !o.probes.empty() || !o.congestion.empty()) {
         return usageError(err, "--load, --probe and --congestion go with --bufferbloat");
     }

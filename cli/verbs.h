@@ -36,6 +36,7 @@ struct Options {
     bool bufferbloat = false;
     std::vector<std::string> loads, probes;
     std::string congestion;
+    std::string postUrl, caFile; // an HTTP(S) --load's uploads and its extra CA
     double phaseSeconds = 10;
     std::string governor = "schedutil";  // plan: for slow cpufreq policies; "keep": none
     std::vector<std::string> positional; // after the target

@@ -6,14 +6,15 @@
 CORESTEER_BUILD_PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
-    libssh-dev nlohmann-json3-dev qtkeychain-qt6-dev libcli11-dev
+    libssh-dev nlohmann-json3-dev qtkeychain-qt6-dev libcli11-dev libcurl4-openssl-dev
 )
 # To build and run every test: GoogleTest, Google Benchmark, clang with libFuzzer and the
 # sanitizers, gawk for the benchmark's baseline; the emulated router (tests/router-vm) runs
 # Debian's kernel (fetched by apt-get download, never installed) under QEMU with BusyBox,
 # dropbear and ethtool, in a network namespace of the test's own; the GUI binary runs under Xvfb;
 # the sampler's cost is measured against htop and its figures against mpstat (sysstat); the
-# recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1; what cmake
+# recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1, and HTTP(S)
+# against a python3 web server with a certificate of a CA made by openssl; what cmake
 # --install lays out is checked with the desktop, AppStream, man and bash-completion tools, and
 # the .deb is installed into a fresh Debian 12 made by debootstrap; the router scripts are checked
 # by shellcheck, and the licence headers by reuse.
@@ -26,7 +27,7 @@ CORESTEER_TEST_PACKAGES=(
     xvfb xauth htop sysstat iperf3 iputils-ping
     desktop-file-utils appstream bash-completion man-db groff-base bsdextrautils debootstrap
     ansible-core gnome-keyring dbus libsecret-1-0
-    shellcheck reuse python3
+    shellcheck reuse python3 openssl
 )
 
 ensure_packages() {

@@ -83,7 +83,7 @@ QStringList usableLoadTargets(const QStringList& targets) {
     for (const auto& t : targets) {
         live::LoadSpec spec;
         const auto trimmed = t.trimmed();
-        if (!trimmed.isEmpty() && live::parseLoadServer(trimmed.toStdString(), spec, nullptr) &&
+        if (!trimmed.isEmpty() && live::parseLoadTarget(trimmed.toStdString(), spec, nullptr) &&
             !out.contains(trimmed) && out.size() < kMaxRecentHosts)
             out << trimmed;
     }

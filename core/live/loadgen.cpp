@@ -52,6 +52,60 @@ bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error) 
     return true;
 }
 
+bool isLoadUrl(std::string_view url, std::string* error) {
+    auto fail = [&](const std::string& why) {
+        if (error)
+            *error = "load URL '" + text::printable(url, 80) + "': " + why;
+        return false;
+    };
+    if (url.size() > 2048)
+        return fail("longer than 2048 bytes");
+    for (char c : url)
+        if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f)
+            return fail("spaces and control characters must be %-encoded");
+    std::string_view rest;
+    if (url.substr(0, 7) == "http://")
+        rest = url.substr(7);
+    else if (url.substr(0, 8) == "https://")
+        rest = url.substr(8);
+    else
+        return fail("not an http:// or https:// URL");
+    const auto authority = rest.substr(0, rest.find_first_of("/?#"));
+    if (authority.find('@') != std::string_view::npos)
+        return fail("a user or password in a URL would be written to the settings and the "
+                    "recording; use a URL without one");
+    if (authority.empty() || authority.front() == ':')
+        return fail("no host");
+    return true;
+}
+
+bool parseLoadTarget(std::string_view text, LoadSpec& spec, std::string* error) {
+    const auto trimmed = text::trim(text);
+    if (trimmed.substr(0, 7) != "http://" && trimmed.substr(0, 8) != "https://") {
+        if (!parseLoadServer(trimmed, spec, error))
+            return false;
+        spec.url.clear();
+        spec.postUrl.clear();
+        return true;
+    }
+    const auto space = trimmed.find_first_of(" \t");
+    const auto first = trimmed.substr(0, space);
+    const auto second =
+        space == std::string_view::npos ? std::string_view() : text::trim(trimmed.substr(space));
+    if (!isLoadUrl(first, error) || (!second.empty() && !isLoadUrl(second, error)))
+        return false;
+    spec.url = std::string(first);
+    spec.postUrl = std::string(second);
+    return true;
+}
+
+std::string loadTargetText(const LoadSpec& spec) {
+    if (spec.isHttp())
+        return spec.postUrl.empty() ? spec.url : spec.url + " " + spec.postUrl;
+    const bool v6 = spec.server.find(':') != std::string::npos;
+    return (v6 ? "[" + spec.server + "]" : spec.server) + ":" + std::to_string(spec.port);
+}
+
 bool isCongestionName(std::string_view name) {
     if (name.empty() || name.size() > 15)
         return false;

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Optional load generation for a bufferbloat test: iperf3 on this machine against a server the
-// person names, with N parallel streams, download, upload or both, and its interval reports read
-// back as throughput on the recording's time axis.
+// Optional load generation for a bufferbloat test, of two kinds: iperf3 on this machine against a
+// server the person names, or HTTP(S) transfers as the web's tests make (downloads from a URL,
+// uploads by POST to another; http_load.h). Either runs N parallel streams, download, upload or
+// both, and reports its throughput each way on the recording's time axis.
 //
 // iperf3 runs without a shell: its arguments are a vector, and a server name that is not a plain
 // host name or address is refused (a name starting with '-' would be read as an option).
@@ -28,6 +29,16 @@ struct LoadSpec {
     // The streams' TCP congestion control at both ends (iperf3 --congestion), as a server on
     // the internet would send with (cubic, most often); empty: the systems' defaults.
     std::string congestion;
+    // HTTP(S) load instead of iperf3 (http_load.h): downloads from `url`, uploads by POST to
+    // `postUrl`. Empty `url`: iperf3 against `server`.
+    std::string url, postUrl;
+    // A CA bundle (PEM) to trust besides the system's, for a server with a certificate of its own.
+    std::string caFile;
+    bool isHttp() const { return !url.empty(); }
+    // Whether this load can run `d`: HTTP uploads need a URL that takes POST.
+    bool canRun(Direction d) const {
+        return !isHttp() || d == Direction::Download || !postUrl.empty();
+    }
 };
 
 // A congestion control's name as the kernel names one: 1 to 15 of [a-z0-9_].
@@ -35,6 +46,19 @@ bool isCongestionName(std::string_view name);
 
 // "host" or "host:port" or "[v6]:port" into the spec; nullopt with *error when it is not one.
 bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error);
+
+// An http:// or https:// URL that the load may fetch: a host, no user or password, no spaces
+// or control characters, at most 2048 bytes. False with *error saying why.
+bool isLoadUrl(std::string_view url, std::string* error);
+
+// A load target as the settings and the Live tab's list keep it, one of:
+//   host[:port]              an iperf3 server
+//   URL                      HTTP(S) downloads from URL
+//   URL POST-URL             ... and uploads by POST to POST-URL
+// into the spec (server and port, or url and postUrl); false with *error when it is none.
+bool parseLoadTarget(std::string_view text, LoadSpec& spec, std::string* error);
+// The spec's target in that form again.
+std::string loadTargetText(const LoadSpec& spec);
 
 // The arguments after "iperf3": interval reports every 0.5 s, flushed as they come.
 std::vector<std::string> iperfArguments(const LoadSpec& spec);

@@ -12,12 +12,12 @@ _coresteer_cli() {
     fi
     case $prev in
         --root | --known-hosts | --identity | -i | --ssh-config | -F | --record | --inventory | \
-            --preset | --output | -o)
+            --preset | --output | -o | --ca-file)
             _filedir
             return
             ;;
         --rate | --duration | --revert-after | --parallel | --inventory-group | --load | --probe | \
-            --phase-seconds)
+            --phase-seconds | --post-url | --congestion)
             return
             ;;
     esac
@@ -54,7 +54,7 @@ _coresteer_cli() {
             apply) opts+=" --revert-after --no-confirm --no-revert --inventory --inventory-group
                 --parallel" ;;
             persist) opts+=" --no-packet-steering-override --disable-irqbalance" ;;
-            monitor) opts+=" --rate --duration --csv --record --bufferbloat --load --probe --phase-seconds" ;;
+            monitor) opts+=" --rate --duration --csv --record --bufferbloat --load --post-url --ca-file --probe --phase-seconds --congestion" ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         return

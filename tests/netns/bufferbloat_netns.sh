@@ -7,8 +7,11 @@
 # queue (the kernel here has tbf, not netem, fq_codel or cake), and it runs iperf3's server. The
 # load's streams are cubic at both ends (--congestion, set per socket: this machine's default,
 # bbr, keeps queues short, and a namespace may not make cubic its default). `monitor --bufferbloat` loads
-# the link in three phases and probes the far side by ICMP; an independent probe (ping, one
-# echo each 100 ms) runs over the same seconds, and tbf counts the bytes it sent. Checked:
+# the link in three phases and probes the far side by ICMP, twice: with iperf3, then with
+# HTTP load (downloads of a file and POST uploads, from and to a python3 web server on the far
+# side, tests/support/http_load_server.py, which sends with cubic too). For each, an
+# independent probe (ping, one echo each 100 ms) runs over the same seconds, and tbf counts the
+# bytes it sent. Checked, for each load:
 #   - the idle latency is under 3 ms;
 #   - the download phase's loaded increase is within 25 % of the independent probe's;
 #   - the download phase's throughput is within 10 % of what tbf sent in those seconds.
@@ -51,30 +54,41 @@ nsenter -t "$far" -n sh -c '
     tc qdisc add dev cs-far root tbf rate 40mbit burst 32kbit latency 300ms
 '
 nsenter -t "$far" -n iperf3 --server --bind 198.18.0.2 --daemon --pidfile "$work/iperf3.pid"
+nsenter -t "$far" -n python3 "$(dirname "$0")/../support/http_load_server.py" --address 198.18.0.2 \
+    --port 8080 --congestion cubic > "$work/web.port" &
 sleep 0.5
 
-# tbf's byte count on the far side, every 250 ms, with the time.
-(
-    while :; do
-        printf '%s %s\n' "$(date +%s.%N)" \
-            "$(nsenter -t "$far" -n tc -s qdisc show dev cs-far | awk '/Sent/ {print $2; exit}')"
-        sleep 0.25
-    done
-) > "$work/tbf.txt" &
-counter=$!
-# The independent probe: ping, an echo each 100 ms, each answer with its time.
-ping -D -n -i 0.1 198.18.0.2 > "$work/ping.txt" 2>&1 &
-pinger=$!
-date +%s.%N > "$work/start.txt"
-"$cli" monitor --root / --rate 5 --bufferbloat --load iperf3://198.18.0.2 --probe 198.18.0.2 \
-    --congestion cubic --phase-seconds "$phase" --record "$work/test.csrec" --json > /dev/null 2> "$work/cli.err" ||
-    { cat "$work/cli.err" >&2; fail "monitor --bufferbloat failed"; }
-kill "$pinger" "$counter" 2> /dev/null || true
-wait "$pinger" "$counter" 2> /dev/null || true
-cat "$work/cli.err" >&2
-"$cli" recording summary --json "$work/test.csrec" > "$work/summary.json"
+# One test with the load `$2...`, its files in $work/$1, checked against ping and tbf.
+run_test() {
+    dir=$work/$1
+    shift
+    mkdir -p "$dir"
+    # tbf's byte count on the far side, every 250 ms, with the time.
+    (
+        while :; do
+            printf '%s %s\n' "$(date +%s.%N)" \
+                "$(nsenter -t "$far" -n tc -s qdisc show dev cs-far | awk '/Sent/ {print $2; exit}')"
+            sleep 0.25
+        done
+    ) > "$dir/tbf.txt" &
+    counter=$!
+    # The independent probe: ping, an echo each 100 ms, each answer with its time.
+    ping -D -n -i 0.1 198.18.0.2 > "$dir/ping.txt" 2>&1 &
+    pinger=$!
+    date +%s.%N > "$dir/start.txt"
+    "$cli" monitor --root / --rate 5 --bufferbloat "$@" --probe 198.18.0.2 \
+        --congestion cubic --phase-seconds "$phase" --record "$dir/test.csrec" --json > /dev/null 2> "$dir/cli.err" ||
+        { cat "$dir/cli.err" >&2; fail "monitor --bufferbloat $* failed"; }
+    kill "$pinger" "$counter" 2> /dev/null || true
+    wait "$pinger" "$counter" 2> /dev/null || true
+    cat "$dir/cli.err" >&2
+    "$cli" recording summary --json "$dir/test.csrec" > "$dir/summary.json"
+    echo "load: $*"
+    check "$dir"
+}
 
-python3 - "$work" <<'EOF'
+check() {
+python3 - "$1" <<'EOF'
 import json, statistics, sys
 work = sys.argv[1]
 start = float(open(f"{work}/start.txt").read())
@@ -136,3 +150,8 @@ if bad:
     sys.exit(1)
 print("PASS")
 EOF
+}
+
+run_test iperf3 --load iperf3://198.18.0.2
+[ "$(head -n 1 "$work/web.port")" = 8080 ] || fail "the web server did not start"
+run_test http --load http://198.18.0.2:8080/bytes/100000000 --post-url http://198.18.0.2:8080/sink

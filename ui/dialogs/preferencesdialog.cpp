@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/dialogs/preferencesdialog.h"
 
+#include "core/live/loadgen.h"
 #include "ui/settings.h"
 
 #include <QDialogButtonBox>
@@ -27,10 +28,11 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     m_rate->setValue(settings::refreshHz());
     m_rate->setToolTip(tr("How often the live load is sampled"));
     m_loadTargets->setPlainText(settings::loadTargets().join(QLatin1Char('\n')));
-    m_loadTargets->setPlaceholderText(tr("host[:port], one a line"));
-    m_loadTargets->setToolTip(tr("iperf3 servers beyond the router that the bufferbloat test "
-                                 "offers for its load; nothing is contacted until a test "
-                                 "starts"));
+    m_loadTargets->setPlaceholderText(tr("host[:port] or URL [POST-URL], one a line"));
+    m_loadTargets->setToolTip(tr("Where the bufferbloat test's load goes, beyond the router: "
+                                 "iperf3 servers (host[:port]), or a URL to download from, with "
+                                 "a second URL that takes POST for uploads; nothing is "
+                                 "contacted until a test starts"));
     m_loadTargets->setMaximumHeight(90);
     m_beyond->setText(settings::beyondHosts().join(QLatin1Char(' ')));
     m_beyond->setPlaceholderText(tr("hosts past the WAN, separated by spaces"));
@@ -43,7 +45,7 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     auto* form = new QFormLayout(this);
     form->addRow(tr("Automatic &revert after:"), m_revert);
     form->addRow(tr("Live &refresh rate:"), m_rate);
-    form->addRow(tr("&Load targets (iperf3):"), m_loadTargets);
+    form->addRow(tr("&Load targets:"), m_loadTargets);
     form->addRow(tr("Latency &beyond the router:"), m_beyond);
     form->addRow(m_problem);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
@@ -62,8 +64,13 @@ void PreferencesDialog::accept() {
     const auto targets = m_loadTargets->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     const auto usable = settings::usableLoadTargets(targets);
     for (const auto& t : targets)
-        if (!t.trimmed().isEmpty() && !usable.contains(t.trimmed()))
-            bad << tr("not an iperf3 server (host[:port]): %1").arg(t.trimmed());
+        if (!t.trimmed().isEmpty() && !usable.contains(t.trimmed())) {
+            live::LoadSpec spec;
+            std::string why;
+            live::parseLoadTarget(t.trimmed().toStdString(), spec, &why);
+            bad << (why.empty() ? tr("not a load target: %1").arg(t.trimmed())
+                                : QString::fromStdString(why));
+        }
     const auto hosts = m_beyond->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     const auto plain = settings::plainHosts(hosts);
     for (const auto& h : hosts)

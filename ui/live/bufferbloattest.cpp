@@ -255,6 +255,10 @@ bool BufferbloatTest::loadGeneratorAvailable() {
 }
 
 void BufferbloatTest::startLoad(const LoadSpec& spec) {
+    if (spec.isHttp()) {
+        startHttpLoad(spec);
+        return;
+    }
     m_loadReader = std::make_unique<IperfReader>(spec);
     m_load = new QProcess(this);
     QStringList args;
@@ -282,7 +286,48 @@ void BufferbloatTest::startLoad(const LoadSpec& spec) {
     m_load->start(QStringLiteral("iperf3"), args);
 }
 
+// HTTP(S) load (core/live/http_load.h): its thread's reports reach this thread queued, and a
+// load that failed (a URL that does not serve, a certificate not trusted) is said once.
+void BufferbloatTest::startHttpLoad(const LoadSpec& spec) {
+    const int run = ++m_loadRun;
+    m_http = std::make_unique<HttpLoad>(spec, [this, run](const HttpLoad::Report& r) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, run, r] {
+                if (run != m_loadRun || !m_http)
+                    return;
+                const double t = seconds();
+                if (m_writer)
+                    m_writer->throughput(t, r.downBitsPerSec, r.upBitsPerSec);
+                Q_EMIT throughputMeasured(t, r.downBitsPerSec, r.upBitsPerSec);
+            },
+            Qt::QueuedConnection);
+    });
+    if (!m_httpWatch) {
+        m_httpWatch = new QTimer(this);
+        m_httpWatch->setInterval(200);
+        connect(m_httpWatch, &QTimer::timeout, this, [this] {
+            if (!m_http || !m_http->failed() || !m_running)
+                return;
+            m_httpWatch->stop();
+            m_loadProblem =
+                tr("The HTTP load stopped: %1").arg(QString::fromStdString(m_http->error()));
+            Q_EMIT problem(m_loadProblem.toHtmlEscaped());
+        });
+    }
+    if (!m_http->start()) {
+        m_loadProblem = QString::fromStdString(m_http->error());
+        Q_EMIT problem(m_loadProblem.toHtmlEscaped());
+        return;
+    }
+    m_httpWatch->start();
+}
+
 void BufferbloatTest::stopLoad() {
+    ++m_loadRun;
+    if (m_httpWatch)
+        m_httpWatch->stop();
+    m_http.reset(); // stops and joins its thread
     if (!m_load)
         return;
     auto* p = m_load;

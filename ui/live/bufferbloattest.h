@@ -10,6 +10,7 @@
 // ends by itself after the last. It owns no widget: the panel shows what it reports.
 #pragma once
 
+#include "core/live/http_load.h"
 #include "core/live/latency.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
@@ -100,6 +101,7 @@ public:
     void setRecording(std::shared_ptr<const live::Recording> recording);
     std::size_t recordedTicks() const { return m_writer ? m_writer->ticks() : 0; }
 
+    // iperf3 is installed (HTTP(S) load needs nothing more).
     static bool loadGeneratorAvailable();
     QString loadProblem() const { return m_loadProblem; }
 
@@ -138,8 +140,14 @@ private:
     std::unique_ptr<live::RecordingWriter> m_writer;
     std::shared_ptr<const live::Recording> m_finished;
     QElapsedTimer m_clock;
+    void startHttpLoad(const live::LoadSpec& spec);
     QProcess* m_load = nullptr;
     std::unique_ptr<live::IperfReader> m_loadReader;
+    // HTTP(S) load instead: its reports come from its thread, queued, counted by m_loadRun so
+    // that a stopped one's last reports are dropped; m_httpWatch notices that it failed.
+    std::unique_ptr<live::HttpLoad> m_http;
+    QTimer* m_httpWatch = nullptr;
+    int m_loadRun = 0;
     QString m_loadProblem;
 };
 

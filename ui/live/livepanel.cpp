@@ -163,17 +163,21 @@ QWidget* LivePanel::buildSide() {
     sideBox->addWidget(m_replayBar);
     // The optional load generator, under the record button's control.
     m_loadMode->addItem(tr("None (run your own test)"));
-    m_loadMode->addItem(tr("iperf3 download"), static_cast<int>(LoadSpec::Direction::Download));
-    m_loadMode->addItem(tr("iperf3 upload"), static_cast<int>(LoadSpec::Direction::Upload));
-    m_loadMode->addItem(tr("iperf3 both ways"), static_cast<int>(LoadSpec::Direction::Both));
-    m_loadMode->addItem(tr("iperf3 download, upload, both (10 s each)"),
+    m_loadMode->addItem(tr("Download"), static_cast<int>(LoadSpec::Direction::Download));
+    m_loadMode->addItem(tr("Upload"), static_cast<int>(LoadSpec::Direction::Upload));
+    m_loadMode->addItem(tr("Both ways"), static_cast<int>(LoadSpec::Direction::Both));
+    m_loadMode->addItem(tr("Download, upload, both (10 s each)"),
                         static_cast<int>(LoadSpec::Direction::Sequence));
     m_loadServer->setEditable(true);
     m_loadServer->setInsertPolicy(QComboBox::NoInsert);
     m_loadServer->setObjectName(QStringLiteral("loadServer"));
-    m_loadServer->lineEdit()->setPlaceholderText(tr("iperf3 server: host[:port]"));
-    m_loadServer->setToolTip(tr("An iperf3 server beyond the router; the ones used before and "
-                                "those in Edit > Preferences are offered"));
+    m_loadServer->lineEdit()->setPlaceholderText(
+        tr("iperf3 server host[:port], or a URL to download [and a URL to POST to]"));
+    m_loadServer->setToolTip(
+        tr("Where the load goes, beyond the router: an iperf3 server (host[:port]), or HTTP(S) "
+           "as the web's tests load: a URL of a large file to download, and for uploads a "
+           "second URL, after a space, that takes POST. Certificates are checked. The targets "
+           "used before and those in Edit > Preferences are offered."));
     m_loadServer->addItems(settings::loadTargets());
     m_loadServer->setEditText(QString());
     m_loadStreams->setRange(1, 32);
@@ -196,13 +200,6 @@ QWidget* LivePanel::buildSide() {
     connect(m_probeHosts, &QLineEdit::editingFinished, this,
             [this] { settings::setBeyondHosts(beyondHosts()); });
     sideBox->addWidget(m_probeHosts);
-    if (!loadGeneratorAvailable()) {
-        for (QWidget* w : {static_cast<QWidget*>(m_loadMode), static_cast<QWidget*>(m_loadServer),
-                           static_cast<QWidget*>(m_loadStreams)}) {
-            w->setEnabled(false);
-            w->setToolTip(tr("Install iperf3 to generate the load from here"));
-        }
-    }
     sideBox->addWidget(m_testButton);
     sideBox->addWidget(m_grade);
     m_recordingButtons = new QWidget;
@@ -328,16 +325,22 @@ void LivePanel::startTest() {
         LoadSpec spec;
         std::string error;
         const auto server = m_loadServer->currentText().trimmed();
-        if (parseLoadServer(server.toStdString(), spec, &error)) {
+        spec.direction = static_cast<LoadSpec::Direction>(m_loadMode->currentData().toInt());
+        if (!parseLoadTarget(server.toStdString(), spec, &error)) {
+            m_loadProblem = QString::fromStdString(error);
+        } else if (!spec.canRun(spec.direction)) {
+            m_loadProblem =
+                tr("An upload needs a second URL, after a space, that takes POST: %1").arg(server);
+        } else if (!spec.isHttp() && !loadGeneratorAvailable()) {
+            m_loadProblem = tr("iperf3 is not installed here: install it, or load over HTTP(S) "
+                               "with a URL");
+        } else {
             settings::addLoadTarget(server);
             loadSettings();
             m_loadServer->setEditText(server);
             spec.streams = m_loadStreams->value();
-            spec.direction = static_cast<LoadSpec::Direction>(m_loadMode->currentData().toInt());
             spec.phaseSeconds = m_phaseSeconds;
             load = spec;
-        } else {
-            m_loadProblem = QString::fromStdString(error);
         }
     }
     m_probesShown = 0;
@@ -396,11 +399,7 @@ void LivePanel::setLoadGenerator(std::optional<LoadSpec> spec) {
         return;
     }
     m_loadMode->setCurrentIndex(m_loadMode->findData(static_cast<int>(spec->direction)));
-    m_loadServer->setEditText(
-        QStringLiteral("%1:%2").arg(QString::fromStdString(spec->server)).arg(spec->port));
-    if (spec->server.find(':') != std::string::npos)
-        m_loadServer->setEditText(
-            QStringLiteral("[%1]:%2").arg(QString::fromStdString(spec->server)).arg(spec->port));
+    m_loadServer->setEditText(QString::fromStdString(loadTargetText(*spec)));
     m_loadStreams->setValue(spec->streams);
     m_phaseSeconds = std::clamp(spec->phaseSeconds, 1, 3600);
 }

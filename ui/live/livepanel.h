@@ -4,9 +4,9 @@
 // fast, and each interface's throughput. Fed one Rates per tick; keeps an hour of history.
 //
 // Start recording runs the bufferbloat test (BufferbloatTest: latency every 100 ms, 3 s idle
-// baseline, optional iperf3 load, every tick's files kept). A finished recording can be saved,
-// exported as CSV or as a PNG, and replayed here offline (ReplayDriver): the same views, fed at
-// the recorded pace (or faster) from the file.
+// baseline, optional iperf3 or HTTP(S) load, every tick's files kept). A finished recording can be
+// saved, exported as CSV or as a PNG, and replayed here offline (ReplayDriver): the same views, fed
+// at the recorded pace (or faster) from the file.
 #pragma once
 
 #include "core/live/history.h"
@@ -84,8 +84,9 @@ public:
     QPushButton* testButton() const { return m_testButton; }
 
     // Optional load while recording: iperf3 on this machine against a server the person names,
-    // started after the idle baseline and stopped with the recording. Offered when iperf3 is
-    // installed. nullopt: no load generator.
+    // or HTTP(S) downloads and POST uploads to URLs, started after the idle baseline and
+    // stopped with the recording. nullopt: no load generator. loadGeneratorAvailable(): iperf3
+    // is installed.
     void setLoadGenerator(std::optional<live::LoadSpec> spec);
     bool loadGeneratorAvailable() const;
     // What went wrong with the load generator, if anything (a bad server, iperf3's own error).

@@ -6,6 +6,8 @@
 #include "core/live/recording.h"
 #include "tests/support/board_expect.h"
 #include "tests/support/cpufreq_policy.h"
+#include "tests/support/loopback_port.h"
+#include "tests/support/web_server.h"
 #include "tests/unit/live/ten_seconds.h"
 
 #include <gtest/gtest.h>
@@ -501,8 +503,15 @@ TEST(Cli, BufferbloatRunsIperf3InPhasesAndProbesBeyondTheRouter) {
     };
     refused({"monitor", "--root", "/", "--bufferbloat"}, "needs --record FILE");
     refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--load",
-             "http://127.0.0.1/big"},
-            "--load takes iperf3://HOST[:PORT]");
+             "ftp://127.0.0.1/big"},
+            "--load takes iperf3://HOST[:PORT] (an iperf3 server beyond the router) or an "
+            "http:// or https:// URL, not 'ftp://127.0.0.1/big'");
+    refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--load",
+             "iperf3://127.0.0.1", "--post-url", "http://127.0.0.1/up"},
+            "--post-url and --ca-file go with an HTTP(S) --load");
+    refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--load",
+             "http://127.0.0.1/big", "--post-url", "http://u:p@127.0.0.1/up"},
+            "--post-url: load URL 'http://u:p@127.0.0.1/up': a user or password");
     refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--probe", "-c1"},
             "--probe takes a host name or address, not '-c1'");
     refused({"monitor", "--root", "/", "--probe", "127.0.0.1"}, "go with --bufferbloat");
@@ -511,19 +520,8 @@ TEST(Cli, BufferbloatRunsIperf3InPhasesAndProbesBeyondTheRouter) {
             "--congestion takes a congestion control's name, not 'cubic;reboot'");
     EXPECT_FALSE(fs::exists(file));
 
-    int port = 0;
-    {
-        // A free port on 127.0.0.1.
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof a;
-        ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-        ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
-        ::close(fd);
-        port = ntohs(a.sin_port);
-    }
+    const int port = coresteer::test::freeLoopbackPort();
+    ASSERT_GT(port, 0);
     const auto pidFile = (dir / "iperf3.pid").string();
     ASSERT_EQ(std::system(("iperf3 --server --bind 127.0.0.1 --port " + std::to_string(port) +
                            " --daemon --pidfile " + pidFile)
@@ -561,4 +559,48 @@ TEST(Cli, BufferbloatRunsIperf3InPhasesAndProbesBeyondTheRouter) {
     for (const char* name : names)
         EXPECT_TRUE(beyond["phases"].contains(name)) << beyond.dump();
     EXPECT_LT(beyond["idle_ms"].get<double>(), 3.0); // loopback
+}
+
+// HTTP(S) load headless, as the web's tests make it, against a real web server on 127.0.0.1
+// with a certificate of its own CA (--ca-file): downloads and POST uploads in the three phases;
+// without --post-url, one download phase and the end; a URL that does not serve is said.
+TEST(Cli, BufferbloatLoadsOverHttpsWithoutAnIperf3Server) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-bufferbloat-http";
+    fs::remove_all(dir);
+    coresteer::test::WebServer web(dir / "tls", true);
+    ASSERT_TRUE(web.running());
+    const auto file = (dir / "test.csrec").string();
+    auto summary = [&] {
+        const auto s = cli({"recording", "summary", "--json", file});
+        EXPECT_EQ(s.code, 0) << s.err;
+        return nlohmann::json::parse(s.out);
+    };
+    auto r = cli({"monitor", "--root", "/", "--bufferbloat", "--load", web.url("/bytes/4000000"),
+                  "--post-url", web.url("/sink"), "--ca-file", web.caFile(), "--phase-seconds",
+                  "1.5", "--record", file, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = summary();
+    ASSERT_EQ(j["phases"].size(), 3u) << j["phases"].dump();
+    EXPECT_GT(j["phases"][0]["down_bps_mean"].get<double>(), 10e6) << j["phases"].dump();
+    EXPECT_GT(j["phases"][1]["up_bps_mean"].get<double>(), 10e6) << j["phases"].dump();
+    EXPECT_GT(j["phases"][2]["down_bps_mean"].get<double>(), 10e6) << j["phases"].dump();
+    EXPECT_GT(j["phases"][2]["up_bps_mean"].get<double>(), 10e6) << j["phases"].dump();
+
+    fs::remove(file);
+    r = cli({"monitor", "--root", "/", "--bufferbloat", "--load", web.url("/bytes/4000000"),
+             "--ca-file", web.caFile(), "--phase-seconds", "1.5", "--record", file, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    j = summary();
+    ASSERT_EQ(j["phases"].size(), 1u) << j["phases"].dump();
+    EXPECT_EQ(j["phases"][0]["name"], "download");
+    EXPECT_NEAR(j["phases"][0]["seconds"].get<double>(), 1.5, 0.5) << j["phases"].dump();
+
+    // Its certificate is checked: without its CA the load stops, and says why.
+    fs::remove(file);
+    r = cli({"monitor", "--root", "/", "--bufferbloat", "--load", web.url("/bytes/4000000"),
+             "--phase-seconds", "1", "--record", file});
+    EXPECT_NE(r.err.find("the HTTP load stopped: " + web.url("/bytes/4000000") + ": "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("certificate"), std::string::npos) << r.err;
 }

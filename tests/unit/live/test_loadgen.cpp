@@ -82,3 +82,45 @@ TEST(LoadGenerator, ReadsIperf3IntervalReportsEachWay) {
         EXPECT_FALSE(parseLoadServer(bad, s, &error)) << bad;
     }
 }
+
+// A load target as the settings keep it: an iperf3 server, or the URLs of HTTP(S) load.
+TEST(LoadGenerator, ATargetIsAnIperf3ServerOrTheUrlsOfHttpLoad) {
+    std::string error;
+    LoadSpec s;
+    ASSERT_TRUE(parseLoadTarget(" speed.example.net:5202 ", s, &error)) << error;
+    EXPECT_EQ(s.server, "speed.example.net");
+    EXPECT_EQ(s.port, 5202);
+    EXPECT_FALSE(s.isHttp());
+    EXPECT_TRUE(s.canRun(LoadSpec::Direction::Both));
+
+    ASSERT_TRUE(parseLoadTarget("https://cdn.example.net/1GB.bin", s, &error)) << error;
+    EXPECT_TRUE(s.isHttp());
+    EXPECT_EQ(s.url, "https://cdn.example.net/1GB.bin");
+    EXPECT_EQ(s.postUrl, "");
+    EXPECT_TRUE(s.canRun(LoadSpec::Direction::Download));
+    EXPECT_FALSE(s.canRun(LoadSpec::Direction::Upload));
+    EXPECT_FALSE(s.canRun(LoadSpec::Direction::Sequence));
+
+    ASSERT_TRUE(
+        parseLoadTarget("http://[::1]:8080/down?bytes=1e9  http://[::1]:8080/up", s, &error))
+        << error;
+    EXPECT_EQ(s.url, "http://[::1]:8080/down?bytes=1e9");
+    EXPECT_EQ(s.postUrl, "http://[::1]:8080/up");
+    EXPECT_TRUE(s.canRun(LoadSpec::Direction::Sequence));
+
+    // What is not a URL to load is refused, and said with the text (printable) and why.
+    const std::pair<std::string, std::string> bad[] = {
+        {"ftp://example.net/file", "load generator server"},
+        {"https://user:secret@example.net/f", "without one"},
+        {"https://", "no host"},
+        {"https:///path", "no host"},
+        {"https://a.example/x not-a-url", "not an http:// or https:// URL"},
+        {"https://a.example/\x1b[31m", "'https://a.example/\\x1b[31m'"},
+        {"https://a.example/" + std::string(2100, 'a'), "longer than 2048"},
+    };
+    for (const auto& [text, why] : bad) {
+        LoadSpec t;
+        EXPECT_FALSE(parseLoadTarget(text, t, &error)) << text;
+        EXPECT_NE(error.find(why), std::string::npos) << text << " -> " << error;
+    }
+}

@@ -9,6 +9,7 @@
 #include "tests/support/board_expect.h"
 #include "tests/support/hostile_names.h"
 #include "tests/support/live_ticks.h"
+#include "tests/support/web_server.h"
 #include "tests/unit/ui/ui_helpers.h"
 #include "ui/dialogs/applydialog.h"
 #include "ui/dialogs/comparedialog.h"
@@ -392,6 +393,72 @@ TEST(LivePanel, RecordingRunsIperf3AfterTheBaselineAndKeepsItsThroughput) {
         << panel->loadGeneratorProblem().toStdString();
 }
 
+// HTTP(S) load, as the web's tests make it, against a real web server on 127.0.0.1: downloads
+// of a file and uploads by POST, in the three phases, with the throughput of each phase in the
+// recording. The target is kept with the settings. A URL that does not serve stops the load with
+// its reason; an upload phase without a URL that takes POST is refused before anything runs.
+TEST(LivePanel, HttpLoadRunsInPhasesWithoutAnIperf3Server) {
+    WebServer web;
+    ASSERT_TRUE(web.running());
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    LoadSpec spec;
+    spec.url = web.url("/bytes/3000000");
+    spec.postUrl = web.url("/sink");
+    spec.streams = 2;
+    spec.direction = LoadSpec::Direction::Sequence;
+    spec.phaseSeconds = 2;
+    panel->setLoadGenerator(spec);
+    panel->startTest();
+    for (int i = 0; i < 100 && panel->testRunning(); ++i)
+        QTest::qWait(100); // 3 s baseline, 3 phases of 2 s: it ends by itself
+    EXPECT_FALSE(panel->testRunning());
+    const auto sum = loadedSummary(*panel);
+    ASSERT_TRUE(sum);
+    std::vector<std::string> names;
+    for (const auto& p : sum->phases) {
+        names.push_back(p.name);
+        if (p.name == "download" || p.name == "both") {
+            EXPECT_TRUE(p.downMean && *p.downMean > 10e6) << p.name;
+        }
+        if (p.name == "upload" || p.name == "both") {
+            EXPECT_TRUE(p.upMean && *p.upMean > 10e6) << p.name;
+        }
+        if (p.name == "upload") {
+            EXPECT_FALSE(p.downMean && *p.downMean > 1e6) << "an upload's answers are no download";
+        }
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"download", "upload", "both"}));
+    EXPECT_EQ(settings::loadTargets().value(0),
+              QString::fromStdString(spec.url + " " + spec.postUrl));
+
+    // A URL that does not serve: the load stops, and the reason names it.
+    spec.url = web.url("/missing");
+    spec.direction = LoadSpec::Direction::Download;
+    panel->setLoadGenerator(spec);
+    panel->startTest();
+    QTest::qWait(4000);
+    panel->stopTest();
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("The HTTP load stopped: ")))
+        << panel->loadGeneratorProblem().toStdString();
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QString::fromStdString(spec.url)));
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("404")));
+
+    // Uploads with nowhere to POST: refused before the test, which records without load.
+    spec.url = web.url("/bytes/10");
+    spec.postUrl.clear();
+    spec.direction = LoadSpec::Direction::Both;
+    panel->setLoadGenerator(spec);
+    panel->startTest();
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("takes POST")))
+        << panel->loadGeneratorProblem().toStdString();
+    panel->stopTest();
+    settings::setLoadTargets({});
+}
+
 // The test in phases with a probe beyond the router, on this computer's own tree: iperf3
 // against a server on 127.0.0.1 runs download, upload and both in turn, each a phase in the
 // recording and a mark on the heatmap, and the test ends by itself; 127.0.0.1 stands for the host
@@ -488,9 +555,11 @@ TEST(LivePanel, ASequenceOfLoadPhasesIsGradedBeyondTheRouter) {
 // nothing is kept until it is fixed), and offered by the Live tab's list. They are settings
 // only: nothing is contacted here.
 TEST(LivePanel, LoadTargetsAreKeptEditedInPreferencesAndOffered) {
+    const auto http = QStringLiteral("https://cdn.example.net/1G.bin https://up.example.net/post");
     settings::setLoadTargets({QStringLiteral("iperf.example.net"), QStringLiteral("-oops"),
-                              QStringLiteral("[::1]:5202"), QStringLiteral("iperf.example.net")});
-    const QStringList kept{QStringLiteral("iperf.example.net"), QStringLiteral("[::1]:5202")};
+                              QStringLiteral("[::1]:5202"), QStringLiteral("iperf.example.net"),
+                              http, QStringLiteral("ftp://files.example.net/1G.bin")});
+    const QStringList kept{QStringLiteral("iperf.example.net"), QStringLiteral("[::1]:5202"), http};
     EXPECT_EQ(settings::loadTargets(), kept);
     MainWindow w;
     auto* panel = w.livePanel();
@@ -499,12 +568,16 @@ TEST(LivePanel, LoadTargetsAreKeptEditedInPreferencesAndOffered) {
 
     PreferencesDialog d;
     EXPECT_EQ(d.loadTargetsEdit()->toPlainText(), kept.join(QLatin1Char('\n')));
-    d.loadTargetsEdit()->setPlainText(QStringLiteral("a.example:5201\n$(reboot)\n"));
+    d.loadTargetsEdit()->setPlainText(
+        QStringLiteral("a.example:5201\n$(reboot)\nhttps://u:pw@cdn.example.net/f\n"));
     d.beyondEdit()->setText(QStringLiteral("9.9.9.9 <b>x</b>"));
     d.accept();
     EXPECT_NE(d.result(), QDialog::Accepted);
-    EXPECT_TRUE(
-        d.problem().contains(QStringLiteral("not an iperf3 server (host[:port]): $(reboot)")))
+    EXPECT_TRUE(d.problem().contains(
+        QStringLiteral("load generator server '$(reboot)': not a host name or address")))
+        << d.problem().toStdString();
+    EXPECT_TRUE(d.problem().contains(
+        QStringLiteral("load URL 'https://u:pw@cdn.example.net/f': a user or password")))
         << d.problem().toStdString();
     EXPECT_TRUE(d.problem().contains(QStringLiteral("not a host name or address: <b>x</b>")))
         << d.problem().toStdString();

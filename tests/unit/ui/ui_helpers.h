@@ -6,6 +6,7 @@
 
 #include "core/collect/collect_local.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/loopback_port.h"
 #include "ui/connection.h"
 
 #include <QFileInfo>
@@ -40,20 +41,6 @@ inline void expectNotBlank(const QImage& img, const QString& file) {
             colours.insert(img.pixel(x, y));
     EXPECT_GT(colours.size(), 30) << file.toStdString();
     EXPECT_GT(QFileInfo(file).size(), 20000) << file.toStdString();
-}
-
-// A port on 127.0.0.1 that nothing listens on now.
-inline int freeLoopbackPort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-        return -1;
-    ::close(fd);
-    return ntohs(a.sin_port);
 }
 
 } // namespace coresteer::test
