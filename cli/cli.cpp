@@ -206,9 +206,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                         "probed every 100 ms to the router's SSH port and to each --probe host");
             c->add_option("--load", o.loads,
                           "the load generator: iperf3://HOST[:PORT], an iperf3 server beyond "
-                          "the router (iperf3 runs here), or an http:// or https:// URL to "
-                          "download from in parallel, as the web's tests load; without it, run "
-                          "your own test")
+                          "the router (iperf3 runs here), or http:// or https:// URLs (up to 8, "
+                          "each a --load) to download from in parallel, as the web's tests "
+                          "load; without it, run your own test")
                 ->type_name("URL");
             c->add_option("--post-url", o.postUrl,
                           "with an HTTP(S) --load: the URL that takes the uploads, by POST; "

@@ -215,7 +215,7 @@ bool parseLoadUrl(const std::string& url, LoadSpec& spec, std::string* error) {
     if (url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0) {
         if (!isLoadUrl(url, error))
             return false;
-        spec.url = url;
+        spec.urls = {url};
         return true;
     }
     if (url.rfind(scheme, 0) != 0) {
@@ -248,13 +248,25 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.bufferbloat) {
         if (o.record.empty())
             return usageError(err, "monitor --bufferbloat needs --record FILE");
-        if (o.loads.size() > 1)
-            return usageError(err, "monitor --bufferbloat takes one --load");
         std::string why;
         if (!o.loads.empty()) {
+            // One iperf3 server, or up to 8 URLs that the streams take in turn.
             LoadSpec spec;
-            if (!parseLoadUrl(o.loads.front(), spec, &why))
-                return usageError(err, why);
+            for (const auto& l : o.loads) {
+                LoadSpec one;
+                if (!parseLoadUrl(l, one, &why))
+                    return usageError(err, why);
+                if (!one.isHttp() && o.loads.size() > 1)
+                    return usageError(err, "monitor --bufferbloat takes one iperf3:// --load, or "
+                                           "http(s) URLs, not both or two servers");
+                if (!one.isHttp())
+                    spec = one;
+                else
+                    spec.urls.push_back(one.urls.front());
+            }
+            if (spec.urls.size() > LoadSpec::kMaxUrls)
+                return usageError(err, "monitor --bufferbloat takes at most " +
+                                           std::to_string(LoadSpec::kMaxUrls) + " URLs to load");
             spec.direction = LoadSpec::Direction::Sequence;
             spec.phaseSeconds = static_cast<int>(o.phaseSeconds);
             if (!o.congestion.empty() && !isCongestionName(o.congestion))

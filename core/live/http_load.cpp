@@ -48,6 +48,7 @@ struct HttpLoad::Transfer {
     CURL* easy = nullptr;
     curl_slist* headers = nullptr;
     bool upload = false;
+    std::string url;
     std::uint64_t bytes = 0; // this run of it
     std::size_t offset = 0;  // into uploadBytes()
     char errbuf[CURL_ERROR_SIZE] = {};
@@ -97,7 +98,7 @@ struct HttpLoad::Transfer {
         if (!easy)
             return false;
         const auto& spec = load->m_spec;
-        curl_easy_setopt(easy, CURLOPT_URL, upload ? spec.postUrl.c_str() : spec.url.c_str());
+        curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
         curl_easy_setopt(easy, CURLOPT_PRIVATE, this);
         curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
         curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
@@ -163,8 +164,13 @@ bool HttpLoad::start() {
     std::string why;
     if (m_thread.joinable())
         return true;
-    if (!isLoadUrl(m_spec.url, &why) ||
+    bool ok = !m_spec.urls.empty() && m_spec.urls.size() <= LoadSpec::kMaxUrls;
+    for (const auto& u : m_spec.urls)
+        ok = ok && isLoadUrl(u, &why);
+    if (!ok ||
         (m_spec.direction != LoadSpec::Direction::Download && !isLoadUrl(m_spec.postUrl, &why))) {
+        if (why.empty())
+            why = "no URL to download from";
         if (m_spec.direction != LoadSpec::Direction::Download && m_spec.postUrl.empty())
             why = "an upload needs a URL that takes POST: give it after the download's URL";
         fail(why);
@@ -205,10 +211,12 @@ void HttpLoad::run() {
     const bool down = m_spec.direction != LoadSpec::Direction::Upload;
     const bool up = m_spec.direction != LoadSpec::Direction::Download;
     std::vector<std::unique_ptr<Transfer>> transfers;
-    auto add = [&](bool upload) {
+    auto add = [&](bool upload, int i) {
         auto t = std::make_unique<Transfer>();
         t->load = this;
         t->upload = upload;
+        t->url =
+            upload ? m_spec.postUrl : m_spec.urls[static_cast<std::size_t>(i) % m_spec.urls.size()];
         if (!t->setUp()) {
             fail("libcurl could not start a transfer");
             return;
@@ -218,9 +226,9 @@ void HttpLoad::run() {
     };
     for (int i = 0; i < n; ++i) {
         if (down)
-            add(false);
+            add(false, i);
         if (up)
-            add(true);
+            add(true, i);
     }
     const auto begin = std::chrono::steady_clock::now();
     auto last = begin;
@@ -235,7 +243,7 @@ void HttpLoad::run() {
             Transfer* t = nullptr;
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&t));
             const CURLcode code = msg->data.result;
-            const std::string& url = t->upload ? m_spec.postUrl : m_spec.url;
+            const std::string& url = t->url;
             if (code != CURLE_OK) {
                 const std::string detail =
                     t->errbuf[0] ? std::string(t->errbuf) : curl_easy_strerror(code);

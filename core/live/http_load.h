@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // HTTP(S) load for a bufferbloat test, as Waveform's and Cloudflare's tests make it: `streams`
-// parallel downloads from LoadSpec::url and as many uploads by POST to LoadSpec::postUrl, each
-// started again when it ends, until the load is stopped. Its throughput each way comes every
+// parallel downloads from LoadSpec::urls (stream i from URL i modulo their number) and as many
+// uploads by POST to LoadSpec::postUrl, each started again when it ends, until the load is
+// stopped. Its throughput each way comes every
 // 0.5 s, as IperfReader's reports do, on the caller's clock.
 //
 // libcurl does the transfers, on a thread of the load's own: certificates are checked (the
@@ -35,7 +36,7 @@ public:
     using ReportFn = std::function<void(const Report&)>;
 
     // `direction` of `spec` is the one this load runs (not Sequence: its caller runs the
-    // phases); `spec` must have a url, and a postUrl for Upload and Both.
+    // phases); `spec` must have urls, and a postUrl for Upload and Both.
     HttpLoad(LoadSpec spec, ReportFn report);
     ~HttpLoad(); // stops and joins
     HttpLoad(const HttpLoad&) = delete;

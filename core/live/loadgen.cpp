@@ -84,24 +84,54 @@ bool parseLoadTarget(std::string_view text, LoadSpec& spec, std::string* error) 
     if (trimmed.substr(0, 7) != "http://" && trimmed.substr(0, 8) != "https://") {
         if (!parseLoadServer(trimmed, spec, error))
             return false;
-        spec.url.clear();
+        spec.urls.clear();
         spec.postUrl.clear();
         return true;
     }
-    const auto space = trimmed.find_first_of(" \t");
-    const auto first = trimmed.substr(0, space);
-    const auto second =
-        space == std::string_view::npos ? std::string_view() : text::trim(trimmed.substr(space));
-    if (!isLoadUrl(first, error) || (!second.empty() && !isLoadUrl(second, error)))
+    std::vector<std::string> urls;
+    std::string post;
+    bool afterPost = false;
+    text::Tokenizer words(trimmed);
+    for (std::string_view word; words.next(word);) {
+        if (word == "POST" && !afterPost && !urls.empty()) {
+            afterPost = true;
+            continue;
+        }
+        if (!isLoadUrl(word, error))
+            return false;
+        if (afterPost && !post.empty()) {
+            if (error)
+                *error = "load target: one URL after POST, not two";
+            return false;
+        }
+        if (afterPost) {
+            post = std::string(word);
+        } else if (urls.size() == LoadSpec::kMaxUrls) {
+            if (error)
+                *error = "load target: at most " + std::to_string(LoadSpec::kMaxUrls) +
+                         " URLs to download from";
+            return false;
+        } else {
+            urls.emplace_back(word);
+        }
+    }
+    if (afterPost && post.empty()) {
+        if (error)
+            *error = "load target: POST needs the URL that takes the uploads after it";
         return false;
-    spec.url = std::string(first);
-    spec.postUrl = std::string(second);
+    }
+    spec.urls = std::move(urls);
+    spec.postUrl = std::move(post);
     return true;
 }
 
 std::string loadTargetText(const LoadSpec& spec) {
-    if (spec.isHttp())
-        return spec.postUrl.empty() ? spec.url : spec.url + " " + spec.postUrl;
+    if (spec.isHttp()) {
+        std::string t;
+        for (const auto& u : spec.urls)
+            t += (t.empty() ? "" : " ") + u;
+        return spec.postUrl.empty() ? t : t + " POST " + spec.postUrl;
+    }
     const bool v6 = spec.server.find(':') != std::string::npos;
     return (v6 ? "[" + spec.server + "]" : spec.server) + ":" + std::to_string(spec.port);
 }

@@ -29,12 +29,14 @@ struct LoadSpec {
     // The streams' TCP congestion control at both ends (iperf3 --congestion), as a server on
     // the internet would send with (cubic, most often); empty: the systems' defaults.
     std::string congestion;
-    // HTTP(S) load instead of iperf3 (http_load.h): downloads from `url`, uploads by POST to
-    // `postUrl`. Empty `url`: iperf3 against `server`.
-    std::string url, postUrl;
+    // HTTP(S) load instead of iperf3 (http_load.h): downloads from `urls` (the streams take
+    // them in turn), uploads by POST to `postUrl`. No `urls`: iperf3 against `server`.
+    static constexpr std::size_t kMaxUrls = 8;
+    std::vector<std::string> urls;
+    std::string postUrl;
     // A CA bundle (PEM) to trust besides the system's, for a server with a certificate of its own.
     std::string caFile;
-    bool isHttp() const { return !url.empty(); }
+    bool isHttp() const { return !urls.empty(); }
     // Whether this load can run `d`: HTTP uploads need a URL that takes POST.
     bool canRun(Direction d) const {
         return !isHttp() || d == Direction::Download || !postUrl.empty();
@@ -53,9 +55,9 @@ bool isLoadUrl(std::string_view url, std::string* error);
 
 // A load target as the settings and the Live tab's list keep it, one of:
 //   host[:port]              an iperf3 server
-//   URL                      HTTP(S) downloads from URL
-//   URL POST-URL             ... and uploads by POST to POST-URL
-// into the spec (server and port, or url and postUrl); false with *error when it is none.
+//   URL [URL]...             HTTP(S) downloads from these URLs (at most kMaxUrls)
+//   URL [URL]... POST URL    ... and uploads by POST to the URL after the word POST
+// into the spec (server and port, or urls and postUrl); false with *error when it is none.
 bool parseLoadTarget(std::string_view text, LoadSpec& spec, std::string* error);
 // The spec's target in that form again.
 std::string loadTargetText(const LoadSpec& spec);

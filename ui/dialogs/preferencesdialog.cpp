@@ -28,10 +28,10 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     m_rate->setValue(settings::refreshHz());
     m_rate->setToolTip(tr("How often the live load is sampled"));
     m_loadTargets->setPlainText(settings::loadTargets().join(QLatin1Char('\n')));
-    m_loadTargets->setPlaceholderText(tr("host[:port] or URL [POST-URL], one a line"));
+    m_loadTargets->setPlaceholderText(tr("host[:port] or URL... [POST URL], one a line"));
     m_loadTargets->setToolTip(tr("Where the bufferbloat test's load goes, beyond the router: "
-                                 "iperf3 servers (host[:port]), or a URL to download from, with "
-                                 "a second URL that takes POST for uploads; nothing is "
+                                 "iperf3 servers (host[:port]), or URLs to download from, then "
+                                 "the word POST and a URL that takes uploads; nothing is "
                                  "contacted until a test starts"));
     m_loadTargets->setMaximumHeight(90);
     m_beyond->setText(settings::beyondHosts().join(QLatin1Char(' ')));

@@ -172,11 +172,12 @@ QWidget* LivePanel::buildSide() {
     m_loadServer->setInsertPolicy(QComboBox::NoInsert);
     m_loadServer->setObjectName(QStringLiteral("loadServer"));
     m_loadServer->lineEdit()->setPlaceholderText(
-        tr("iperf3 server host[:port], or a URL to download [and a URL to POST to]"));
+        tr("iperf3 server host[:port], or URLs to download [POST a URL for uploads]"));
     m_loadServer->setToolTip(
         tr("Where the load goes, beyond the router: an iperf3 server (host[:port]), or HTTP(S) "
-           "as the web's tests load: a URL of a large file to download, and for uploads a "
-           "second URL, after a space, that takes POST. Certificates are checked. The targets "
+           "as the web's tests load: the URLs of large files to download (the streams take them in "
+           "turn), and for uploads the word POST and a URL that takes them. Certificates are "
+           "checked. The targets "
            "used before and those in Edit > Preferences are offered."));
     m_loadServer->addItems(settings::loadTargets());
     m_loadServer->setEditText(QString());
@@ -330,7 +331,7 @@ void LivePanel::startTest() {
             m_loadProblem = QString::fromStdString(error);
         } else if (!spec.canRun(spec.direction)) {
             m_loadProblem =
-                tr("An upload needs a second URL, after a space, that takes POST: %1").arg(server);
+                tr("An upload needs a URL that takes it, after the word POST: %1").arg(server);
         } else if (!spec.isHttp() && !loadGeneratorAvailable()) {
             m_loadProblem = tr("iperf3 is not installed here: install it, or load over HTTP(S) "
                                "with a URL");

@@ -510,6 +510,9 @@ TEST(Cli, BufferbloatRunsIperf3InPhasesAndProbesBeyondTheRouter) {
              "iperf3://127.0.0.1", "--post-url", "http://127.0.0.1/up"},
             "--post-url and --ca-file go with an HTTP(S) --load");
     refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--load",
+             "iperf3://127.0.0.1", "--load", "http://127.0.0.1/big"},
+            "takes one iperf3:// --load, or http(s) URLs, not both");
+    refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--load",
              "http://127.0.0.1/big", "--post-url", "http://u:p@127.0.0.1/up"},
             "--post-url: load URL 'http://u:p@127.0.0.1/up': a user or password");
     refused({"monitor", "--root", "/", "--bufferbloat", "--record", file, "--probe", "-c1"},
@@ -576,8 +579,8 @@ TEST(Cli, BufferbloatLoadsOverHttpsWithoutAnIperf3Server) {
         return nlohmann::json::parse(s.out);
     };
     auto r = cli({"monitor", "--root", "/", "--bufferbloat", "--load", web.url("/bytes/4000000"),
-                  "--post-url", web.url("/sink"), "--ca-file", web.caFile(), "--phase-seconds",
-                  "1.5", "--record", file, "--json"});
+                  "--load", web.url("/redirect/3000000"), "--post-url", web.url("/sink"),
+                  "--ca-file", web.caFile(), "--phase-seconds", "1.5", "--record", file, "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
     auto j = summary();
     ASSERT_EQ(j["phases"].size(), 3u) << j["phases"].dump();

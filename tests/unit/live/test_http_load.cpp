@@ -23,7 +23,7 @@ namespace {
 LoadSpec httpSpec(const std::string& url, const std::string& postUrl, LoadSpec::Direction d,
                   int streams = 4) {
     LoadSpec s;
-    s.url = url;
+    s.urls = {url};
     s.postUrl = postUrl;
     s.direction = d;
     s.streams = streams;
@@ -92,6 +92,31 @@ TEST(HttpLoad, DownloadsInParallelWithTheirThroughputEveryHalfSecond) {
     // The reports add up to what came, but for the part after the last one.
     EXPECT_LE(bits, static_cast<double>(load.bytesDown()) * 8 * 1.01);
     EXPECT_GT(bits, static_cast<double>(load.bytesDown()) * 8 * 0.5);
+}
+
+// Several URLs: the streams take them in turn, so the second one's failure is the second
+// stream's, and is named.
+TEST(HttpLoad, StreamsTakeTheUrlsInTurn) {
+    WebServer web;
+    ASSERT_TRUE(web.running());
+    auto spec = httpSpec(web.url("/bytes/1000000"), {}, LoadSpec::Direction::Download, 4);
+    spec.urls.push_back(web.url("/redirect/1000000"));
+    HttpLoad load(spec, {});
+    ASSERT_TRUE(load.start());
+    runFor(load, 1.0);
+    load.stop();
+    EXPECT_FALSE(load.failed()) << load.error();
+    EXPECT_GT(load.bytesDown(), 4u * 1000000u);
+
+    spec.urls = {web.url("/bytes/1000000"), web.url("/gone")};
+    const auto gone = failureOf(spec);
+    EXPECT_NE(gone.find(web.url("/gone") + ": "), std::string::npos) << gone;
+    EXPECT_NE(gone.find("404"), std::string::npos) << gone;
+
+    spec.urls.clear();
+    HttpLoad none(spec, {});
+    EXPECT_FALSE(none.start());
+    EXPECT_EQ(none.error(), "no URL to download from");
 }
 
 TEST(HttpLoad, UploadsByPostAndBothWaysAtOnce) {
@@ -195,7 +220,7 @@ TEST(HttpLoad, CertificatesAreCheckedAndACaOfTheUsersOwnIsTrusted) {
 
     // The name in the URL must be the certificate's: "localhost" is not 127.0.0.1's.
     auto byName = spec;
-    byName.url = "https://localhost:" + std::to_string(web.port()) + "/bytes/10";
+    byName.urls = {"https://localhost:" + std::to_string(web.port()) + "/bytes/10"};
     byName.direction = LoadSpec::Direction::Download;
     const auto wrongName = failureOf(byName);
     EXPECT_NE(wrongName.find("localhost"), std::string::npos) << wrongName;

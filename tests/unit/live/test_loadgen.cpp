@@ -95,18 +95,29 @@ TEST(LoadGenerator, ATargetIsAnIperf3ServerOrTheUrlsOfHttpLoad) {
 
     ASSERT_TRUE(parseLoadTarget("https://cdn.example.net/1GB.bin", s, &error)) << error;
     EXPECT_TRUE(s.isHttp());
-    EXPECT_EQ(s.url, "https://cdn.example.net/1GB.bin");
+    EXPECT_EQ(s.urls, std::vector<std::string>{"https://cdn.example.net/1GB.bin"});
     EXPECT_EQ(s.postUrl, "");
     EXPECT_TRUE(s.canRun(LoadSpec::Direction::Download));
     EXPECT_FALSE(s.canRun(LoadSpec::Direction::Upload));
     EXPECT_FALSE(s.canRun(LoadSpec::Direction::Sequence));
 
-    ASSERT_TRUE(
-        parseLoadTarget("http://[::1]:8080/down?bytes=1e9  http://[::1]:8080/up", s, &error))
-        << error;
-    EXPECT_EQ(s.url, "http://[::1]:8080/down?bytes=1e9");
+    const std::string several = "http://[::1]:8080/down?bytes=1e9  https://b.example/1G\t"
+                                "POST http://[::1]:8080/up";
+    ASSERT_TRUE(parseLoadTarget(several, s, &error)) << error;
+    EXPECT_EQ(s.urls, (std::vector<std::string>{"http://[::1]:8080/down?bytes=1e9",
+                                                "https://b.example/1G"}));
     EXPECT_EQ(s.postUrl, "http://[::1]:8080/up");
     EXPECT_TRUE(s.canRun(LoadSpec::Direction::Sequence));
+    EXPECT_EQ(loadTargetText(s),
+              "http://[::1]:8080/down?bytes=1e9 https://b.example/1G POST http://[::1]:8080/up");
+    LoadSpec again;
+    ASSERT_TRUE(parseLoadTarget(loadTargetText(s), again, &error));
+    EXPECT_EQ(again.urls, s.urls);
+    EXPECT_EQ(again.postUrl, s.postUrl);
+    s.server = "::1";
+    s.port = 5202;
+    s.urls.clear();
+    EXPECT_EQ(loadTargetText(s), "[::1]:5202");
 
     // What is not a URL to load is refused, and said with the text (printable) and why.
     const std::pair<std::string, std::string> bad[] = {
@@ -115,6 +126,13 @@ TEST(LoadGenerator, ATargetIsAnIperf3ServerOrTheUrlsOfHttpLoad) {
         {"https://", "no host"},
         {"https:///path", "no host"},
         {"https://a.example/x not-a-url", "not an http:// or https:// URL"},
+        {"https://a.example/x POST", "POST needs the URL that takes the uploads"},
+        {"https://a.example/x POST https://b.example/ https://c.example/", "not two"},
+        {"POST https://b.example/", "load generator server"},
+        {"https://a.example/1 https://a.example/2 https://a.example/3 https://a.example/4 "
+         "https://a.example/5 https://a.example/6 https://a.example/7 https://a.example/8 "
+         "https://a.example/9",
+         "at most 8 URLs"},
         {"https://a.example/\x1b[31m", "'https://a.example/\\x1b[31m'"},
         {"https://a.example/" + std::string(2100, 'a'), "longer than 2048"},
     };

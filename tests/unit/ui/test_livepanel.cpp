@@ -406,7 +406,7 @@ TEST(LivePanel, HttpLoadRunsInPhasesWithoutAnIperf3Server) {
     ASSERT_TRUE(shown.wait(10000));
     auto* panel = w.livePanel();
     LoadSpec spec;
-    spec.url = web.url("/bytes/3000000");
+    spec.urls = {web.url("/bytes/3000000"), web.url("/redirect/2000000")};
     spec.postUrl = web.url("/sink");
     spec.streams = 2;
     spec.direction = LoadSpec::Direction::Sequence;
@@ -433,10 +433,10 @@ TEST(LivePanel, HttpLoadRunsInPhasesWithoutAnIperf3Server) {
     }
     EXPECT_EQ(names, (std::vector<std::string>{"download", "upload", "both"}));
     EXPECT_EQ(settings::loadTargets().value(0),
-              QString::fromStdString(spec.url + " " + spec.postUrl));
+              QString::fromStdString(spec.urls[0] + " " + spec.urls[1] + " POST " + spec.postUrl));
 
     // A URL that does not serve: the load stops, and the reason names it.
-    spec.url = web.url("/missing");
+    spec.urls = {web.url("/missing")};
     spec.direction = LoadSpec::Direction::Download;
     panel->setLoadGenerator(spec);
     panel->startTest();
@@ -444,16 +444,16 @@ TEST(LivePanel, HttpLoadRunsInPhasesWithoutAnIperf3Server) {
     panel->stopTest();
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("The HTTP load stopped: ")))
         << panel->loadGeneratorProblem().toStdString();
-    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QString::fromStdString(spec.url)));
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QString::fromStdString(spec.urls[0])));
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("404")));
 
     // Uploads with nowhere to POST: refused before the test, which records without load.
-    spec.url = web.url("/bytes/10");
+    spec.urls = {web.url("/bytes/10")};
     spec.postUrl.clear();
     spec.direction = LoadSpec::Direction::Both;
     panel->setLoadGenerator(spec);
     panel->startTest();
-    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("takes POST")))
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("after the word POST")))
         << panel->loadGeneratorProblem().toStdString();
     panel->stopTest();
     settings::setLoadTargets({});
@@ -555,7 +555,8 @@ TEST(LivePanel, ASequenceOfLoadPhasesIsGradedBeyondTheRouter) {
 // nothing is kept until it is fixed), and offered by the Live tab's list. They are settings
 // only: nothing is contacted here.
 TEST(LivePanel, LoadTargetsAreKeptEditedInPreferencesAndOffered) {
-    const auto http = QStringLiteral("https://cdn.example.net/1G.bin https://up.example.net/post");
+    const auto http =
+        QStringLiteral("https://cdn.example.net/1G.bin POST https://up.example.net/post");
     settings::setLoadTargets({QStringLiteral("iperf.example.net"), QStringLiteral("-oops"),
                               QStringLiteral("[::1]:5202"), QStringLiteral("iperf.example.net"),
                               http, QStringLiteral("ftp://files.example.net/1G.bin")});
