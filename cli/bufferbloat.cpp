@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/bufferbloat.h"
 
+#include "core/base/text.h"
 #include "core/live/echo.h"
 #include "core/live/latency.h"
 
@@ -20,15 +21,118 @@ namespace coresteer::cli {
 
 using namespace coresteer::live;
 
-// iperf3 for one phase: its process, and a thread that reads its reports as they come.
-struct BufferbloatRun::Iperf {
+// A program this test runs (iperf3 for one phase, irtt for the whole test): its process, and a
+// thread that hands what it prints to `onOut` as it comes, keeping the start of its stderr.
+struct BufferbloatRun::Child {
     pid_t pid = -1;
     int out = -1, err = -1;
     std::thread reader;
     std::string stderrText;
     int status = 0;
     bool exited = false;
+
+    static std::unique_ptr<Child> spawn(const char* program, const std::vector<std::string>& args,
+                                        std::function<void(std::string_view)> onOut,
+                                        std::string* error);
+    // Whether it ended by itself, without waiting; its status then in `status`.
+    bool ended();
+    // TERM, then KILL after 2 s; the reader joined, the pipes closed.
+    void stop();
 };
+
+std::unique_ptr<BufferbloatRun::Child>
+BufferbloatRun::Child::spawn(const char* program, const std::vector<std::string>& args,
+                             std::function<void(std::string_view)> onOut, std::string* error) {
+    std::vector<std::string> copy(args);
+    std::string name = program;
+    std::vector<char*> argv{name.data()};
+    for (auto& a : copy)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int out[2], err[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+        *error = std::string(program) + " could not start: " + std::strerror(errno);
+        return nullptr;
+    }
+    if (::pipe2(err, O_CLOEXEC) != 0) {
+        *error = std::string(program) + " could not start: " + std::strerror(errno);
+        ::close(out[0]);
+        ::close(out[1]);
+        return nullptr;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+    auto c = std::make_unique<Child>();
+    const int rc = ::posix_spawnp(&c->pid, program, &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out[1]);
+    ::close(err[1]);
+    if (rc != 0) {
+        ::close(out[0]);
+        ::close(err[0]);
+        *error = std::string(program) + " could not start: " + std::strerror(rc);
+        return nullptr;
+    }
+    c->out = out[0];
+    c->err = err[0];
+    c->reader = std::thread([c = c.get(), onOut = std::move(onOut)] {
+        pollfd fds[2] = {{c->out, POLLIN, 0}, {c->err, POLLIN, 0}};
+        int open = 2;
+        char buf[4096];
+        while (open > 0) {
+            if (::poll(fds, 2, 500) < 0 && errno != EINTR)
+                break;
+            for (auto& f : fds) {
+                if (f.fd < 0 || !(f.revents & (POLLIN | POLLHUP | POLLERR)))
+                    continue;
+                const ssize_t n = ::read(f.fd, buf, sizeof buf);
+                if (n <= 0) {
+                    f.fd = -1;
+                    --open;
+                    continue;
+                }
+                if (f.fd == c->err) {
+                    if (c->stderrText.size() < 4096)
+                        c->stderrText.append(buf, static_cast<std::size_t>(n));
+                    continue;
+                }
+                onOut(std::string_view(buf, static_cast<std::size_t>(n)));
+            }
+        }
+    });
+    return c;
+}
+
+bool BufferbloatRun::Child::ended() {
+    if (exited)
+        return true;
+    if (::waitpid(pid, &status, WNOHANG) != pid)
+        return false;
+    exited = true;
+    if (reader.joinable())
+        reader.join();
+    return true;
+}
+
+void BufferbloatRun::Child::stop() {
+    if (!exited) {
+        ::kill(pid, SIGTERM);
+        for (int i = 0; i < 40 && ::waitpid(pid, &status, WNOHANG) == 0; ++i)
+            ::usleep(50000);
+        if (::waitpid(pid, &status, WNOHANG) == 0) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+        }
+        exited = true;
+    }
+    if (reader.joinable())
+        reader.join();
+    ::close(out);
+    ::close(err);
+    out = err = -1;
+}
 
 BufferbloatRun::BufferbloatRun(Spec spec, std::vector<std::string>* problems)
     : m_spec(std::move(spec)), m_start(std::chrono::steady_clock::now()) {
@@ -73,6 +177,43 @@ BufferbloatRun::BufferbloatRun(Spec spec, std::vector<std::string>* problems)
         every100ms([p] { return p->once(1000); }, probeName(host));
     }
     openRouterPing(problems);
+    openIrtt(problems);
+}
+
+// irtt for the whole test, one process a server: its replies become three probes' latencies.
+void BufferbloatRun::openIrtt(std::vector<std::string>* problems) {
+    double seconds = m_spec.duration;
+    if (m_spec.load && m_spec.load->direction == LoadSpec::Direction::Sequence)
+        seconds = kIdleSeconds + 3 * std::max(1.0, m_spec.phaseSeconds);
+    const int limit = static_cast<int>(std::min(seconds + 5, 7.0 * 86400));
+    for (const auto& target : m_spec.irtt) {
+        auto reader = std::make_shared<IrttReader>();
+        std::string error;
+        auto child = Child::spawn(
+            "irtt", irttArguments(target, limit),
+            [this, reader, rtt = irttProbe(target), up = irttUpProbe(target),
+             down = irttDownProbe(target)](std::string_view data) {
+                for (const auto& r : reader->feed(data)) {
+                    const double t = now();
+                    push({Event::Kind::Latency, t, r.rttMs, rtt});
+                    push({Event::Kind::Latency, t, r.rttMs ? r.upMs : std::nullopt, up});
+                    push({Event::Kind::Latency, t, r.rttMs ? r.downMs : std::nullopt, down});
+                }
+            },
+            &error);
+        if (!child) {
+            if (problems)
+                problems->push_back("no irtt to " + target.host + ": " + error);
+            continue;
+        }
+        m_irtt.push_back({target, std::move(child)});
+    }
+}
+
+void BufferbloatRun::stopIrtt() {
+    for (auto& i : m_irtt)
+        i.child->stop();
+    m_irtt.clear();
 }
 
 void BufferbloatRun::openRouterPing(std::vector<std::string>* problems) {
@@ -92,6 +233,7 @@ BufferbloatRun::~BufferbloatRun() {
         if (t.joinable())
             t.join();
     stopLoad();
+    stopIrtt();
 }
 
 double BufferbloatRun::now() const {
@@ -119,6 +261,13 @@ void BufferbloatRun::drain(RecordingWriter& rec) {
 bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) {
     drain(rec);
     readRouterPing(t, rec);
+    for (auto& i : m_irtt)
+        if (!i.said && i.child->ended() && problem &&
+            !(WIFEXITED(i.child->status) && WEXITSTATUS(i.child->status) == 0)) {
+            i.said = true;
+            *problem = "irtt to " + i.target.host +
+                       " stopped: " + std::string(text::trim(i.child->stderrText));
+        }
     if (m_spec.model) {
         const auto [ms, phase] = m_spec.model();
         rec.latency(t, ms, kDemoProbe);
@@ -152,17 +301,9 @@ bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) 
         *problem = "the HTTP load stopped: " + m_http->error();
         m_http.reset();
     }
-    if (m_iperf && !m_iperf->exited) {
-        int status = 0;
-        if (::waitpid(m_iperf->pid, &status, WNOHANG) == m_iperf->pid) {
-            m_iperf->exited = true;
-            m_iperf->status = status;
-            if (m_iperf->reader.joinable())
-                m_iperf->reader.join();
-            if (problem && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-                *problem = "iperf3 stopped: " + m_iperf->stderrText;
-        }
-    }
+    if (m_iperf && !m_iperf->exited && m_iperf->ended() && problem &&
+        !(WIFEXITED(m_iperf->status) && WEXITSTATUS(m_iperf->status) == 0))
+        *problem = "iperf3 stopped: " + m_iperf->stderrText;
     const double into = t - kIdleSeconds;
     const bool sequence = m_spec.load->direction == LoadSpec::Direction::Sequence;
     const std::size_t want =
@@ -204,6 +345,7 @@ void BufferbloatRun::finish(double t, RecordingWriter& rec) {
             th.join();
     m_probes.clear();
     stopLoad();
+    stopIrtt();
     drain(rec);
     rec.phase(t, "done");
 }
@@ -227,95 +369,25 @@ void BufferbloatRun::startLoad(LoadSpec::Direction d) {
         }
         return;
     }
-    const auto args = iperfArguments(spec);
-    std::vector<char*> argv;
-    std::string name = "iperf3";
-    argv.push_back(name.data());
-    std::vector<std::string> copy(args);
-    for (auto& a : copy)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    int out[2], err[2];
-    if (::pipe2(out, O_CLOEXEC) != 0)
-        return;
-    if (::pipe2(err, O_CLOEXEC) != 0) {
-        ::close(out[0]);
-        ::close(out[1]);
-        return;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-    auto it = std::make_unique<Iperf>();
-    const int rc = ::posix_spawnp(&it->pid, "iperf3", &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    ::close(out[1]);
-    ::close(err[1]);
-    if (rc != 0) {
-        ::close(out[0]);
-        ::close(err[0]);
-        m_loadError = std::string("iperf3 could not start: ") + std::strerror(rc);
-        return;
-    }
-    it->out = out[0];
-    it->err = err[0];
-    it->reader = std::thread([this, it = it.get(), spec] {
-        IperfReader reader(spec);
-        pollfd fds[2] = {{it->out, POLLIN, 0}, {it->err, POLLIN, 0}};
-        int open = 2;
-        char buf[4096];
-        while (open > 0) {
-            if (::poll(fds, 2, 500) < 0 && errno != EINTR)
-                break;
-            for (auto& f : fds) {
-                if (f.fd < 0 || !(f.revents & (POLLIN | POLLHUP | POLLERR)))
-                    continue;
-                const ssize_t n = ::read(f.fd, buf, sizeof buf);
-                if (n <= 0) {
-                    f.fd = -1;
-                    --open;
-                    continue;
-                }
-                if (f.fd == it->err) {
-                    if (it->stderrText.size() < 4096)
-                        it->stderrText.append(buf, static_cast<std::size_t>(n));
-                    continue;
-                }
-                for (const auto& r :
-                     reader.feed(std::string_view(buf, static_cast<std::size_t>(n))))
-                    push({Event::Kind::Throughput,
-                          now(),
-                          std::nullopt,
-                          {},
-                          r.downBitsPerSec,
-                          r.upBitsPerSec});
-            }
-        }
-    });
-    m_iperf = std::move(it);
+    auto reader = std::make_shared<IperfReader>(spec);
+    m_iperf = Child::spawn(
+        "iperf3", iperfArguments(spec),
+        [this, reader](std::string_view data) {
+            for (const auto& r : reader->feed(data))
+                push({Event::Kind::Throughput,
+                      now(),
+                      std::nullopt,
+                      {},
+                      r.downBitsPerSec,
+                      r.upBitsPerSec});
+        },
+        &m_loadError);
 }
 
 void BufferbloatRun::stopLoad() {
     m_http.reset(); // stops and joins its thread
-    if (!m_iperf)
-        return;
-    auto& it = *m_iperf;
-    if (!it.exited) {
-        ::kill(it.pid, SIGTERM);
-        int status = 0;
-        for (int i = 0; i < 40 && ::waitpid(it.pid, &status, WNOHANG) == 0; ++i)
-            ::usleep(50000);
-        if (::waitpid(it.pid, &status, WNOHANG) == 0) {
-            ::kill(it.pid, SIGKILL);
-            ::waitpid(it.pid, &status, 0);
-        }
-        it.exited = true;
-    }
-    if (it.reader.joinable())
-        it.reader.join();
-    ::close(it.out);
-    ::close(it.err);
+    if (m_iperf)
+        m_iperf->stop();
     m_iperf.reset();
 }
 

@@ -3,13 +3,15 @@
 // `monitor --bufferbloat`: the GUI's bufferbloat test, headless. Beside the sampler's ticks it
 // runs the latency probes (the router's SSH port from the LAN side, ICMP echo to each --probe
 // host beyond the router, the demo's model) on threads of their own every 100 ms, the router's
-// own ping to the first --probe host on a channel of its SSH session (router_ping.h), and the
+// own ping to the first --probe host on a channel of its SSH session (router_ping.h), irtt to
+// each --irtt server (the round trip and each way: irtt.h), and the
 // load (iperf3, or HTTP(S) transfers: http_load.h) in phases after the 3 s idle baseline:
 // download, upload and both, each --phase-seconds long. Everything lands in one recording, on its
 // one time axis.
 #pragma once
 
 #include "core/live/http_load.h"
+#include "core/live/irtt.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "core/live/router_ping.h"
@@ -33,7 +35,8 @@ public:
     struct Spec {
         std::string lanHost; // the router's SSH address; empty: no LAN-side probe
         int lanPort = 0;
-        std::vector<std::string> beyond; // hosts past the WAN
+        std::vector<std::string> beyond;    // hosts past the WAN
+        std::vector<live::IrttTarget> irtt; // irtt servers past the WAN (irtt.h)
         std::optional<live::LoadSpec> load;
         double phaseSeconds = 10;
         double duration = 10; // without a load: the whole test, baseline included
@@ -64,7 +67,7 @@ private:
         std::string probe;
         double down = 0, up = 0;
     };
-    struct Iperf;
+    struct Child;
     void push(Event e);
     void openRouterPing(std::vector<std::string>* problems);
     void readRouterPing(double t, live::RecordingWriter& rec);
@@ -84,8 +87,16 @@ private:
     bool m_started = false; // the first load phase began
     std::string m_modelPhase;
     std::string m_loadError;
-    std::unique_ptr<Iperf> m_iperf;
+    std::unique_ptr<Child> m_iperf;
     std::unique_ptr<live::HttpLoad> m_http; // an HTTP(S) load instead of iperf3
+    struct Irtt {
+        live::IrttTarget target;
+        std::unique_ptr<Child> child;
+        bool said = false; // that it stopped
+    };
+    std::vector<Irtt> m_irtt;
+    void openIrtt(std::vector<std::string>* problems);
+    void stopIrtt();
     std::unique_ptr<ssh::Stream> m_routerPing;
     live::PingReader m_pingReader;
 };

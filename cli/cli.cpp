@@ -223,6 +223,11 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                           "a host past the router's WAN to probe by ICMP echo (a TCP handshake "
                           "with the iperf3 server's port where ICMP is not open to this user)")
                 ->type_name("HOST");
+            c->add_option("--irtt", o.irtt,
+                          "an irtt server past the router's WAN (irtt runs here, a packet each "
+                          "100 ms): the round trip and each way's delay, so the queue that grows "
+                          "is named (upload or download)")
+                ->type_name("HOST[:PORT]");
             c->add_option("--congestion", o.congestion,
                           "the load's TCP congestion control at both ends (iperf3 --congestion), "
                           "for example cubic, as most servers send; default the systems' own")

@@ -290,6 +290,12 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         } else if (!o.postUrl.empty() || !o.caFile.empty()) {
             return usageError(err, "--post-url and --ca-file go with an HTTP(S) --load");
         }
+        for (const auto& i : o.irtt) {
+            IrttTarget target;
+            if (!parseIrttTarget(i, target, &why))
+                return usageError(err, "--irtt: " + why);
+            test.irtt.push_back(target);
+        }
         for (const auto& h : o.probes) {
             if (!plainHost(h))
                 return usageError(err, "--probe takes a host name or address, not '" +
@@ -300,8 +306,8 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         test.duration = downloadOnly     ? BufferbloatRun::kIdleSeconds + o.phaseSeconds
                         : o.duration > 0 ? o.duration
                                          : 1e12;
-    } else if (!o.loads.empty() || !o.probes.empty() || !o.congestion.empty()) {
-        return usageError(err, "--load, --probe and --congestion go with --bufferbloat");
+    } else if (!o.loads.empty() || !o.probes.empty() || !o.congestion.empty() || !o.irtt.empty()) {
+        return usageError(err, "--load, --probe, --irtt and --congestion go with --bufferbloat");
     }
     auto r = openTarget(o, err);
     if (!r)

@@ -36,7 +36,8 @@ struct Options {
     bool bufferbloat = false;
     std::vector<std::string> loads, probes;
     std::string congestion;
-    std::string postUrl, caFile; // an HTTP(S) --load's uploads and its extra CA
+    std::string postUrl, caFile;   // an HTTP(S) --load's uploads and its extra CA
+    std::vector<std::string> irtt; // irtt servers to probe, HOST[:PORT]
     double phaseSeconds = 10;
     std::string governor = "schedutil";  // plan: for slow cpufreq policies; "keep": none
     std::vector<std::string> positional; // after the target

@@ -14,7 +14,8 @@ CORESTEER_BUILD_PACKAGES=(
 # dropbear and ethtool, in a network namespace of the test's own; the GUI binary runs under Xvfb;
 # the sampler's cost is measured against htop and its figures against mpstat (sysstat); the
 # recording's load generator runs iperf3 against an iperf3 server on 127.0.0.1, and HTTP(S)
-# against a python3 web server with a certificate of a CA made by openssl; what cmake
+# against a python3 web server with a certificate of a CA made by openssl, and probes an irtt
+# server; what cmake
 # --install lays out is checked with the desktop, AppStream, man and bash-completion tools, and
 # the .deb is installed into a fresh Debian 12 made by debootstrap; the router scripts are checked
 # by shellcheck, and the licence headers by reuse.
@@ -24,7 +25,7 @@ CORESTEER_TEST_PACKAGES=(
     gawk busybox-static
     openssh-server openssh-client dropbear-bin
     qemu-system-x86 iproute2 util-linux e2fsprogs xz-utils ethtool
-    xvfb xauth htop sysstat iperf3 iputils-ping
+    xvfb xauth htop sysstat iperf3 irtt iputils-ping
     desktop-file-utils appstream bash-completion man-db groff-base bsdextrautils debootstrap
     ansible-core gnome-keyring dbus libsecret-1-0
     shellcheck reuse python3 openssl

@@ -21,15 +21,17 @@ std::string routerPingCommand(std::string_view host) {
     return "ping -i 0.2 " + h + " 2>/dev/null || exec ping " + h + " 2>/dev/null";
 }
 
+std::optional<std::uint64_t> SequenceGaps::lostBefore(std::uint64_t seq) {
+    if (m_last && seq <= *m_last)
+        return std::nullopt;
+    const std::uint64_t lost = m_last ? std::min(seq - *m_last - 1, kMaxGap) : 0;
+    m_last = seq;
+    return lost;
+}
+
 std::vector<std::optional<double>> PingReader::feed(std::string_view data) {
     std::vector<std::optional<double>> out;
-    m_buf.append(data);
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = m_buf.find('\n', start)) != std::string::npos; start = nl + 1)
-        line(std::string_view(m_buf).substr(start, nl - start), out);
-    m_buf.erase(0, start);
-    if (m_buf.size() > 4096) // a line without end is nothing ping prints
-        m_buf.clear();
+    forEachProbeLine(m_buf, data, [&](std::string_view l) { line(l, out); });
     return out;
 }
 
@@ -57,12 +59,10 @@ void PingReader::line(std::string_view l, std::vector<std::optional<double>>& ou
     const auto ms = text::parseDouble(timeText);
     if (!seq || !ms || *ms < 0 || *ms > 600000)
         return;
-    if (m_lastSeq && *seq <= *m_lastSeq)
+    const auto lost = m_gaps.lostBefore(*seq);
+    if (!lost)
         return; // a duplicate or a late reply: counted already
-    if (m_lastSeq)
-        for (std::uint64_t s = *m_lastSeq + 1, n = 0; s < *seq && n < kMaxGap; ++s, ++n)
-            out.emplace_back(std::nullopt);
-    m_lastSeq = seq;
+    out.insert(out.end(), *lost, std::nullopt);
     out.emplace_back(*ms);
 }
 

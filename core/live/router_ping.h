@@ -9,6 +9,8 @@
 // "time=X ms" are read from them, and a jump in the sequence counts at most kMaxGap lost.
 #pragma once
 
+#include "core/base/text.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,16 +24,38 @@ namespace coresteer::live {
 // address.
 std::string routerPingCommand(std::string_view host);
 
-class PingReader {
+// Replies numbered in sequence, as ping and irtt number them: how many were lost before `seq`
+// (a jump counts at most kMaxGap), or nullopt for a duplicate or a late reply (counted already).
+class SequenceGaps {
 public:
     static constexpr std::uint64_t kMaxGap = 50;
+    std::optional<std::uint64_t> lostBefore(std::uint64_t seq);
+
+private:
+    std::optional<std::uint64_t> m_last;
+};
+
+// Whole lines of what a probe prints, in pieces: fn(line) for each; a line longer than 4 KiB
+// without its end is nothing a probe prints, and is dropped.
+template <typename Fn> void forEachProbeLine(std::string& buffer, std::string_view data, Fn&& fn) {
+    text::forEachLine(buffer, data, [&](std::string_view l) {
+        fn(l);
+        return true;
+    });
+    if (buffer.size() > 4096)
+        buffer.clear();
+}
+
+class PingReader {
+public:
+    static constexpr std::uint64_t kMaxGap = SequenceGaps::kMaxGap;
     // A reply (ms) or a lost echo (nullopt), in sequence order.
     std::vector<std::optional<double>> feed(std::string_view data);
 
 private:
     void line(std::string_view l, std::vector<std::optional<double>>& out);
     std::string m_buf;
-    std::optional<std::uint64_t> m_lastSeq;
+    SequenceGaps m_gaps;
 };
 
 } // namespace coresteer::live

@@ -17,7 +17,7 @@ _coresteer_cli() {
             return
             ;;
         --rate | --duration | --revert-after | --parallel | --inventory-group | --load | --probe | \
-            --phase-seconds | --post-url | --congestion)
+            --phase-seconds | --post-url | --congestion | --irtt)
             return
             ;;
     esac
@@ -54,7 +54,7 @@ _coresteer_cli() {
             apply) opts+=" --revert-after --no-confirm --no-revert --inventory --inventory-group
                 --parallel" ;;
             persist) opts+=" --no-packet-steering-override --disable-irqbalance" ;;
-            monitor) opts+=" --rate --duration --csv --record --bufferbloat --load --post-url --ca-file --probe --phase-seconds --congestion" ;;
+            monitor) opts+=" --rate --duration --csv --record --bufferbloat --load --post-url --ca-file --probe --irtt --phase-seconds --congestion" ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         return

@@ -11,10 +11,13 @@
 # HTTP load (downloads of a file and POST uploads, from and to a python3 web server on the far
 # side, tests/support/http_load_server.py, which sends with cubic too). For each, an
 # independent probe (ping, one echo each 100 ms) runs over the same seconds, and tbf counts the
-# bytes it sent. Checked, for each load:
+# bytes it sent. The HTTP run also probes an `irtt server` on the far side (`--irtt`): its
+# download-way delay carries the queue, its upload-way delay does not. Checked, for each load:
 #   - the idle latency is under 3 ms;
 #   - the download phase's loaded increase is within 25 % of the independent probe's;
-#   - the download phase's throughput is within 10 % of what tbf sent in those seconds.
+#   - the download phase's throughput is within 10 % of what tbf sent in those seconds;
+# and for irtt: its download-way increase in the download phase is within 25 % of ping's, and
+# its upload-way increase there under 10 ms (that way has no queue).
 #   tests/netns/bufferbloat_netns.sh CORESTEER_CLI WORKDIR
 set -eu
 cli=$1
@@ -56,6 +59,7 @@ nsenter -t "$far" -n sh -c '
 nsenter -t "$far" -n iperf3 --server --bind 198.18.0.2 --daemon --pidfile "$work/iperf3.pid"
 nsenter -t "$far" -n python3 "$(dirname "$0")/../support/http_load_server.py" --address 198.18.0.2 \
     --port 8080 --congestion cubic > "$work/web.port" &
+nsenter -t "$far" -n irtt server -b 198.18.0.2:2112 > /dev/null 2>&1 &
 sleep 0.5
 
 # One test with the load `$2...`, its files in $work/$1, checked against ping and tbf.
@@ -116,6 +120,8 @@ for line in open(f"{work}/ping.txt"):
 idle = [ms for t, ms in pings if t < 3.0]
 loaded = [ms for t, ms in pings if d0 <= t < d1]
 probe = summary["by_probe"]["198.18.0.2"]
+irtt_down = summary["by_probe"].get("irtt-down:198.18.0.2")
+irtt_up = summary["by_probe"].get("irtt-up:198.18.0.2")
 ours_idle = probe["idle_ms"]
 ours_increase = probe["phases"]["download"]["increase_ms"]
 theirs_increase = statistics.median(loaded) - statistics.median(idle)
@@ -142,6 +148,15 @@ if abs(ours_increase - theirs_increase) > 0.25 * theirs_increase:
     bad.append("loaded increase not within 25 % of the independent probe's")
 if abs(ours_bps - tbf_bps) > 0.10 * tbf_bps:
     bad.append("throughput not within 10 % of tbf's byte count")
+if irtt_down is not None:
+    down_inc = irtt_down["phases"]["download"]["increase_ms"]
+    up_inc = irtt_up["phases"]["download"]["increase_ms"]
+    print(f"irtt in the download phase: download way +{down_inc:.1f} ms, upload way "
+          f"+{up_inc:.1f} ms (ping +{theirs_increase:.1f} ms)")
+    if abs(down_inc - theirs_increase) > 0.25 * theirs_increase:
+        bad.append("irtt's download-way increase not within 25 % of the independent probe's")
+    if up_inc >= 10:
+        bad.append("irtt's upload-way delay grew where that way has no queue")
 for p in ("download", "upload", "both"):
     if p not in probe["phases"]:
         bad.append(f"no grade for {p}")
@@ -154,4 +169,6 @@ EOF
 
 run_test iperf3 --load iperf3://198.18.0.2
 [ "$(head -n 1 "$work/web.port")" = 8080 ] || fail "the web server did not start"
-run_test http --load http://198.18.0.2:8080/bytes/100000000 --post-url http://198.18.0.2:8080/sink
+run_test http --load http://198.18.0.2:8080/bytes/100000000 --post-url http://198.18.0.2:8080/sink \
+    --irtt 198.18.0.2
+grep -q '"irtt-down:198.18.0.2"' "$work/http/summary.json" || fail "no irtt probe in the recording"

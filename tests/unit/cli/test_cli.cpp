@@ -18,6 +18,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
@@ -606,4 +607,49 @@ TEST(Cli, BufferbloatLoadsOverHttpsWithoutAnIperf3Server) {
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("certificate"), std::string::npos) << r.err;
+}
+
+// irtt against a real `irtt server` on 127.0.0.1: the round trip and each way's delay are three
+// probes of the recording, each graded; a server that is not one is refused before anything runs.
+TEST(Cli, BufferbloatProbesAnIrttServerEachWay) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-bufferbloat-irtt";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "test.csrec").string();
+    auto bad = cli(
+        {"monitor", "--root", "/", "--bufferbloat", "--record", file, "--irtt", "-o/etc/passwd"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--irtt: irtt server '-o/etc/passwd'"), std::string::npos) << bad.err;
+    bad = cli({"monitor", "--root", "/", "--irtt", "127.0.0.1"});
+    EXPECT_NE(bad.err.find("go with --bufferbloat"), std::string::npos) << bad.err;
+
+    const int port = coresteer::test::freeLoopbackPort();
+    ASSERT_GT(port, 0);
+    const auto server = "127.0.0.1:" + std::to_string(port);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::execlp("irtt", "irtt", "server", "-b", server.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    ::usleep(400000);
+    const auto r = cli({"monitor", "--root", "/", "--bufferbloat", "--irtt", server, "--duration",
+                        "4", "--record", file, "--json"});
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 127) << "irtt is not installed";
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto s = cli({"recording", "summary", "--json", file});
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    for (const char* probe : {"irtt:127.0.0.1", "irtt-up:127.0.0.1", "irtt-down:127.0.0.1"}) {
+        ASSERT_TRUE(j["by_probe"].contains(probe)) << j["by_probe"].dump();
+        const auto& p = j["by_probe"][probe];
+        EXPECT_GT(p["probes"].get<int>(), 20) << probe << " " << p.dump();
+        EXPECT_LT(p["idle_ms"].get<double>(), 5.0) << probe << " " << p.dump(); // loopback
+    }
+    EXPECT_EQ(j["latency"]["probe"], "irtt:127.0.0.1");
 }
