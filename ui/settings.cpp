@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/settings.h"
 
+#include "core/live/irtt.h"
 #include "core/live/loadgen.h"
 
 #include <QSettings>
@@ -59,6 +60,9 @@ namespace {
 // A host as the probe takes it: a name or an address, nothing a shell or a terminal would read
 // otherwise (the settings file is the person's, but may come from elsewhere).
 bool plainHost(const QString& h) {
+    live::IrttTarget irtt;
+    if (h.startsWith(QLatin1String("irtt://")))
+        return live::parseIrttTarget(h.mid(7).toStdString(), irtt, nullptr);
     if (h.isEmpty() || h.size() > 253 || h.startsWith(QLatin1Char('-')))
         return false;
     for (const QChar c : h)

@@ -18,17 +18,17 @@ int revertSeconds(); // 5..86400, default 60
 void setRevertSeconds(int seconds);
 int refreshHz(); // 1..20, default 10
 // Hosts beyond the router that the bufferbloat test probes (at most 8, each a host name or
-// address as typed; nothing else is kept).
+// address as typed, or an irtt server as "irtt://HOST[:PORT]"; nothing else is kept).
 QStringList beyondHosts();
 // Of `hosts`, those that are a plain host name or address (letters, digits, ". - : _", not
-// starting with '-'), without repeats, at most 8.
+// starting with '-') or "irtt://" and one, without repeats, at most 8.
 QStringList plainHosts(const QStringList& hosts);
-// The iperf3 servers offered for the load ("host[:port]", most recent first, at most 10; what
-// is not one is dropped). Nothing is contacted until a test starts.
+// The load targets offered ("host[:port]" for iperf3, "URL... [POST URL]" for HTTP(S), most
+// recent first, at most 10; what is not one is dropped). Nothing is contacted until a test starts.
 QStringList loadTargets();
 void setLoadTargets(const QStringList& targets);
 void addLoadTarget(const QString& target); // most recent first, no duplicates
-// Of `targets`, those that are a load server ("host", "host:port", "[v6]:port").
+// Of `targets`, those that are a load target (live::parseLoadTarget).
 QStringList usableLoadTargets(const QStringList& targets);
 void setBeyondHosts(const QStringList& hosts);
 void setRefreshHz(int hz);

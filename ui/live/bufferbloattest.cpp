@@ -22,6 +22,21 @@ namespace coresteer::ui {
 using namespace coresteer::layout;
 using namespace coresteer::live;
 
+namespace {
+
+// TERM, then KILL after 2 s; deleted later.
+void stopProcess(QProcess* p) {
+    if (p->state() != QProcess::NotRunning) {
+        p->terminate();
+        if (!p->waitForFinished(2000))
+            p->kill();
+        p->waitForFinished(1000);
+    }
+    p->deleteLater();
+}
+
+} // namespace
+
 // A probe beyond the router: its socket, opened on a worker when the test starts, and used by
 // one worker at a time.
 struct BufferbloatTest::Echo {
@@ -38,6 +53,7 @@ BufferbloatTest::BufferbloatTest(QObject* parent)
 
 BufferbloatTest::~BufferbloatTest() {
     stopLoad();
+    stopIrtt();
 }
 
 void BufferbloatTest::setProbeTarget(const QString& host, int port) {
@@ -47,9 +63,72 @@ void BufferbloatTest::setProbeTarget(const QString& host, int port) {
 
 void BufferbloatTest::setBeyondHosts(const QStringList& hosts) {
     m_beyondHosts.clear();
-    for (const auto& h : hosts)
-        if (!h.trimmed().isEmpty() && !m_beyondHosts.contains(h.trimmed()))
-            m_beyondHosts << h.trimmed();
+    m_irttTargets.clear();
+    for (const auto& h : hosts) {
+        const auto t = h.trimmed();
+        IrttTarget irtt;
+        if (t.startsWith(QLatin1String("irtt://"))) {
+            if (parseIrttTarget(t.mid(7).toStdString(), irtt, nullptr))
+                m_irttTargets.push_back(irtt);
+        } else if (!t.isEmpty() && !m_beyondHosts.contains(t)) {
+            m_beyondHosts << t;
+        }
+    }
+}
+
+// irtt for the whole test (its -d a little past the test's planned end: it is stopped with the
+// test); its replies are three probes. One that stops by itself (no server there) is said.
+void BufferbloatTest::startIrtt() {
+    stopIrtt();
+    double seconds = 3600;
+    if (m_loadSpec && m_loadSpec->direction == LoadSpec::Direction::Sequence)
+        seconds = kIdleSeconds + 3 * std::max(1, m_loadSpec->phaseSeconds);
+    for (const auto& target : m_irttTargets) {
+        auto* p = new QProcess(this);
+        auto reader = std::make_shared<IrttReader>();
+        const auto rtt = QString::fromStdString(irttProbe(target));
+        const auto up = QString::fromStdString(irttUpProbe(target));
+        const auto down = QString::fromStdString(irttDownProbe(target));
+        connect(p, &QProcess::readyReadStandardOutput, this, [=, this] {
+            const auto out = p->readAllStandardOutput();
+            const double t = this->seconds();
+            for (const auto& r : reader->feed(
+                     std::string_view(out.constData(), static_cast<std::size_t>(out.size())))) {
+                if (!m_running)
+                    return;
+                measured(t, r.rttMs, rtt);
+                measured(t, r.rttMs ? r.upMs : std::nullopt, up);
+                measured(t, r.rttMs ? r.downMs : std::nullopt, down);
+            }
+        });
+        connect(
+            p, &QProcess::finished, this,
+            [this, p, host = QString::fromStdString(target.host)](int code, QProcess::ExitStatus) {
+                if (m_running && code != 0 &&
+                    std::find(m_irtt.begin(), m_irtt.end(), p) != m_irtt.end())
+                    Q_EMIT problem(tr("irtt to %1 stopped: %2")
+                                       .arg(host.toHtmlEscaped(),
+                                            QString::fromLocal8Bit(p->readAllStandardError())
+                                                .trimmed()
+                                                .toHtmlEscaped()));
+            });
+        connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart &&
+                std::find(m_irtt.begin(), m_irtt.end(), p) != m_irtt.end())
+                Q_EMIT problem(tr("irtt could not start: install irtt to probe an irtt server"));
+        });
+        QStringList args;
+        for (const auto& a : irttArguments(target, static_cast<int>(seconds) + 5))
+            args << QString::fromStdString(a);
+        m_irtt.push_back(p);
+        p->start(QStringLiteral("irtt"), args);
+    }
+}
+
+void BufferbloatTest::stopIrtt() {
+    const auto procs = std::exchange(m_irtt, {});
+    for (auto* p : procs)
+        stopProcess(p);
 }
 
 bool BufferbloatTest::idleMeasured() const {
@@ -167,6 +246,7 @@ void BufferbloatTest::start(const Snapshot& snapshot, const QString& label, int 
             return std::pair{p, QString::fromStdString(error)};
         }));
     }
+    startIrtt();
     // After the baseline the load phase starts: the person runs their test now, or the load
     // generator, when one is chosen, runs its phases.
     QTimer::singleShot(static_cast<int>(kIdleSeconds * 1000), this, [this, gen = m_generation] {
@@ -215,6 +295,7 @@ void BufferbloatTest::stop() {
     ++m_generation;
     m_probeTimer->stop();
     stopLoad();
+    stopIrtt();
     if (!was || !m_writer)
         return;
     m_writer->phase(seconds(), "done");
@@ -333,13 +414,7 @@ void BufferbloatTest::stopLoad() {
     auto* p = m_load;
     m_load = nullptr;
     m_loadReader.reset();
-    if (p->state() != QProcess::NotRunning) {
-        p->terminate();
-        if (!p->waitForFinished(2000))
-            p->kill();
-        p->waitForFinished(1000);
-    }
-    p->deleteLater();
+    stopProcess(p);
 }
 
 // The test ends by itself: whoever shows it stops it (and says so) on finished(), or it stops

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/live/http_load.h"
+#include "core/live/irtt.h"
 #include "core/live/latency.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
@@ -43,12 +44,15 @@ public:
     void setProbeTarget(const QString& host, int port);
     // Hosts past the WAN to probe with ICMP echo (nothing is contacted before start()). A host
     // where ICMP cannot be had is probed by a TCP handshake with the load server's port.
+    // Hosts beyond the router, probed by ICMP echo; an entry "irtt://HOST[:PORT]" is an irtt
+    // server instead, probed by irtt for the round trip and each way (core/live/irtt.h).
     void setBeyondHosts(const QStringList& hosts);
     // The demo: latency comes from its model (modelLatency()), and its test's phases with it.
     void setModelled(bool on) { m_modelled = on; }
     bool modelled() const { return m_modelled; }
     bool probing() const {
-        return (!m_host.isEmpty() && m_port > 0) || !m_beyondHosts.isEmpty() || m_modelled;
+        return (!m_host.isEmpty() && m_port > 0) || !m_beyondHosts.isEmpty() ||
+               !m_irttTargets.empty() || m_modelled;
     }
 
     // Starts a recording of `snapshot`'s router, named `label`, at `hz`. `load`: iperf3 to
@@ -133,6 +137,11 @@ private:
     QString m_modelPhase; // the model's load phase the test is in ("" before one)
     std::vector<ProbeSeries> m_series;
     std::vector<std::shared_ptr<Echo>> m_echoes;
+    // irtt, one process a server for the whole test.
+    std::vector<live::IrttTarget> m_irttTargets;
+    std::vector<QProcess*> m_irtt;
+    void startIrtt();
+    void stopIrtt();
     std::optional<live::LoadSpec> m_loadSpec;
     std::vector<live::LoadSpec::Direction> m_phases;
     std::size_t m_generation = 0; // a new start() makes the timers of the last one stale

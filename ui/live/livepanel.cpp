@@ -194,9 +194,10 @@ QWidget* LivePanel::buildSide() {
     m_probeHosts->setPlaceholderText(tr("Latency beyond the router: hosts past the WAN"));
     m_probeHosts->setToolTip(
         tr("Hosts past the router's WAN (your ISP's gateway, a DNS server, the load server) to "
-           "probe with ICMP echo from this machine during a test, separated by spaces. The "
-           "router's own address measures only its responsiveness. Nothing is contacted until a "
-           "test starts."));
+           "probe with ICMP echo from this machine during a test, separated by spaces; "
+           "irtt://HOST[:PORT] names an irtt server, probed by irtt for the round trip and each "
+           "way's delay. The router's own address measures only its responsiveness. Nothing is "
+           "contacted until a test starts."));
     m_probeHosts->setText(settings::beyondHosts().join(QLatin1Char(' ')));
     connect(m_probeHosts, &QLineEdit::editingFinished, this,
             [this] { settings::setBeyondHosts(beyondHosts()); });

@@ -459,6 +459,46 @@ TEST(LivePanel, HttpLoadRunsInPhasesWithoutAnIperf3Server) {
     settings::setLoadTargets({});
 }
 
+// An irtt server beyond the router, named "irtt://HOST:PORT" among the hosts: irtt runs for the
+// whole test against a real `irtt server` on 127.0.0.1, and its round trip and each way's delay
+// are three probes of the recording. The settings keep it; what is not one is dropped.
+TEST(LivePanel, AnIrttServerIsProbedEachWay) {
+    const int port = freeLoopbackPort();
+    ASSERT_GT(port, 0);
+    QProcess server;
+    server.start(QStringLiteral("irtt"), {QStringLiteral("server"), QStringLiteral("-b"),
+                                          QStringLiteral("127.0.0.1:%1").arg(port)});
+    ASSERT_TRUE(server.waitForStarted(5000)) << "irtt is not installed";
+    QTest::qWait(300);
+    MainWindow w;
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openThisComputer();
+    ASSERT_TRUE(shown.wait(10000));
+    auto* panel = w.livePanel();
+    const auto target = QStringLiteral("irtt://127.0.0.1:%1").arg(port);
+    panel->setBeyondHosts({target, QStringLiteral("irtt://-oops")});
+    EXPECT_EQ(settings::beyondHosts(), QStringList{target});
+    panel->setLoadGenerator(std::nullopt);
+    panel->startTest();
+    QTest::qWait(4500);
+    panel->stopTest();
+    server.terminate();
+    server.waitForFinished(5000);
+    EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("irtt://-oops")))
+        << panel->loadGeneratorProblem().toStdString();
+    std::string error;
+    const auto sum = summarize(*panel->recording(), &error);
+    ASSERT_TRUE(sum) << error;
+    for (const char* name : {"irtt:127.0.0.1", "irtt-up:127.0.0.1", "irtt-down:127.0.0.1"}) {
+        const auto* p = sum->probe(name);
+        ASSERT_TRUE(p && p->latency) << name;
+        EXPECT_GT(p->probes, 20) << name;
+        EXPECT_LT(p->latency->idleMs, 5.0) << name; // loopback
+    }
+    EXPECT_EQ(sum->latencyProbe, "irtt:127.0.0.1");
+    settings::setBeyondHosts({});
+}
+
 // The test in phases with a probe beyond the router, on this computer's own tree: iperf3
 // against a server on 127.0.0.1 runs download, upload and both in turn, each a phase in the
 // recording and a mark on the heatmap, and the test ends by itself; 127.0.0.1 stands for the host
