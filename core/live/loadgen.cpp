@@ -61,8 +61,8 @@ bool isLoadUrl(std::string_view url, std::string* error) {
     if (url.size() > 2048)
         return fail("longer than 2048 bytes");
     for (char c : url)
-        if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f)
-            return fail("spaces and control characters must be %-encoded");
+        if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+            return fail("spaces, control characters and bytes beyond ASCII must be %-encoded");
     std::string_view rest;
     if (url.substr(0, 7) == "http://")
         rest = url.substr(7);

@@ -49,8 +49,9 @@ bool isCongestionName(std::string_view name);
 // "host" or "host:port" or "[v6]:port" into the spec; nullopt with *error when it is not one.
 bool parseLoadServer(std::string_view text, LoadSpec& spec, std::string* error);
 
-// An http:// or https:// URL that the load may fetch: a host, no user or password, no spaces
-// or control characters, at most 2048 bytes. False with *error saying why.
+// An http:// or https:// URL that the load may fetch: a host, no user or password, printable
+// ASCII only (no spaces, control characters, U+2028 or other bytes beyond ASCII: those are
+// %-encoded in a URL), at most 2048 bytes. False with *error saying why.
 bool isLoadUrl(std::string_view url, std::string* error);
 
 // A load target as the settings and the Live tab's list keep it, one of:

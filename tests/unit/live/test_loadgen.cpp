@@ -127,6 +127,9 @@ TEST(LoadGenerator, ATargetIsAnIperf3ServerOrTheUrlsOfHttpLoad) {
         {"https:///path", "no host"},
         {"https://a.example/x not-a-url", "not an http:// or https:// URL"},
         {"https://a.example/x POST", "POST needs the URL that takes the uploads"},
+        {"https://a.example/\xe2\x80\xa8x", "bytes beyond ASCII must be %-encoded"},
+        {"https://a.example/\xff\xfe", "bytes beyond ASCII must be %-encoded"},
+        {"https://a.example/\nrm", "control characters"},
         {"https://a.example/x POST https://b.example/ https://c.example/", "not two"},
         {"POST https://b.example/", "load generator server"},
         {"https://a.example/1 https://a.example/2 https://a.example/3 https://a.example/4 "
