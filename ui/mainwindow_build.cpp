@@ -259,6 +259,21 @@ void MainWindow::buildRecordingMenu() {
     for (auto* a : m_recordingActions)
         a->setEnabled(false);
     m_livePanel->setRecordingActions(m_recordingActions);
+    // The live view as it is, test or not: where the person is, beside the test's button.
+    recording->addSeparator();
+    QList<QAction*> view;
+    view << recording->addAction(tr("Save the live &view as PNG..."), this,
+                                 exporter(tr("Save the live view as a picture"), tr("PNG (*.png)"),
+                                          QStringLiteral(".png"), &LivePanel::saveViewPng));
+    view.back()->setIconText(tr("View as PNG"));
+    view.back()->setToolTip(tr("A picture of the whole Live tab as it is now"));
+    view << recording->addAction(tr("Export the live view's sa&mples as CSV..."), this,
+                                 exporter(tr("Export the live view's samples"), tr("CSV (*.csv)"),
+                                          QStringLiteral(".csv"), &LivePanel::exportSamplesCsv));
+    view.back()->setIconText(tr("Samples as CSV"));
+    view.back()->setToolTip(tr("Every sample the live view holds (up to an hour): each core's "
+                               "shares and each NIC interrupt's rate"));
+    m_livePanel->setViewActions(view);
     connect(m_livePanel, &LivePanel::routerProbe, this, [this](const QString& host) {
         if (m_conn)
             m_conn->startRouterProbe(host);

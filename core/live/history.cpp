@@ -2,19 +2,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/live/history.h"
 
+#include "core/base/text.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace coresteer::live {
 
 namespace {
-std::uint16_t fixed(double share) {
+std::uint16_t toShare(double share) {
     return static_cast<std::uint16_t>(std::lround(std::clamp(share, 0.0, 1.0) * 65535.0));
 }
 } // namespace
 
 History::Core History::Core::from(const CoreLoad& l) {
-    return {fixed(l.user), fixed(l.system), fixed(l.irq), fixed(l.softirq), fixed(l.idle)};
+    return {toShare(l.user), toShare(l.system), toShare(l.irq), toShare(l.softirq),
+            toShare(l.idle)};
 }
 
 History::History(std::size_t capacity, int cores, std::vector<std::uint32_t> irqs)
@@ -79,6 +82,37 @@ History::Stats History::stats(int cpu) const {
     if (n)
         st.mean /= static_cast<double>(n);
     return st;
+}
+
+std::string historyCsv(const History& h) {
+    using text::fixed;
+    std::string out = "t_s,uptime_s";
+    for (int c = 0; c < h.cores(); ++c)
+        for (const char* part : {"busy", "user", "system", "irq", "softirq"})
+            out += ",cpu" + std::to_string(c) + '_' + part + "_pct";
+    for (auto irq : h.irqs())
+        out += ",irq" + std::to_string(irq) + "_per_s";
+    out += '\n';
+    const double t0 = h.size() ? h.time(0) : 0;
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        out += fixed(h.time(i) - t0, 3) + ',' + fixed(h.time(i), 2);
+        if (h.isGap(i)) {
+            // The router did not answer: the row says when, and nothing else.
+            out.append(static_cast<std::size_t>(h.cores()) * 5 + h.irqs().size(), ',');
+            out += '\n';
+            continue;
+        }
+        for (int c = 0; c < h.cores(); ++c) {
+            const auto& k = h.core(i, c);
+            for (double v :
+                 {k.busy(), k.share(k.user), k.share(k.system), k.share(k.irq), k.share(k.softirq)})
+                out += ',' + fixed(v * 100, 1);
+        }
+        for (std::size_t k = 0; k < h.irqs().size(); ++k)
+            out += ',' + fixed(h.irqRate(i, k), 1);
+        out += '\n';
+    }
+    return out;
 }
 
 } // namespace coresteer::live

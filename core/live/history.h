@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace coresteer::live {
@@ -64,5 +65,11 @@ private:
     std::vector<float> m_irq;
     std::size_t m_head = 0, m_size = 0;
 };
+
+// The samples kept, one row each, as CSV (what the Live tab shows, exported from it): seconds
+// since the first sample kept and the router's uptime, each core's busy, user, system, irq and
+// softirq share in percent, and the interrupts per second of each IRQ kept. A gap (the router
+// did not answer) is a row with its times and no values. Only numbers: nothing to escape.
+std::string historyCsv(const History& h);
 
 } // namespace coresteer::live

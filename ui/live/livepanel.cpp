@@ -202,7 +202,14 @@ QWidget* LivePanel::buildSide() {
     connect(m_probeHosts, &QLineEdit::editingFinished, this,
             [this] { settings::setBeyondHosts(beyondHosts()); });
     sideBox->addWidget(m_probeHosts);
-    sideBox->addWidget(m_testButton);
+    auto* testRow = new QHBoxLayout;
+    testRow->addWidget(m_testButton, 1);
+    m_viewButtons = new QWidget;
+    m_viewButtons->setObjectName(QStringLiteral("viewButtons"));
+    auto* viewBox = new QHBoxLayout(m_viewButtons);
+    viewBox->setContentsMargins(0, 0, 0, 0);
+    testRow->addWidget(m_viewButtons);
+    sideBox->addLayout(testRow);
     sideBox->addWidget(m_grade);
     m_recordingButtons = new QWidget;
     m_recordingButtons->setObjectName(QStringLiteral("recordingButtons"));
@@ -529,6 +536,17 @@ void LivePanel::addThroughput(double t, double down, double up) {
 namespace {
 
 // The whole text or nothing: a file that cannot be written keeps what it had.
+// A text button for each action, in `row`'s horizontal layout.
+void addButtons(QWidget* row, const QList<QAction*>& actions) {
+    auto* box = static_cast<QHBoxLayout*>(row->layout());
+    for (auto* a : actions) {
+        auto* b = new QToolButton;
+        b->setDefaultAction(a);
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        box->addWidget(b);
+    }
+}
+
 bool writeWhole(const QString& file, const std::string& text, QString* error) {
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly) ||
@@ -549,6 +567,45 @@ bool LivePanel::haveRecording(QString* error) const {
     if (!recording() && error)
         *error = tr("Nothing has been recorded.");
     return recording() != nullptr;
+}
+
+bool LivePanel::haveSamples(QString* error) const {
+    const bool have = m_history && m_history->size() > 0;
+    if (!have && error)
+        *error = tr("The live view has no samples yet.");
+    return have;
+}
+
+bool LivePanel::saveViewPng(const QString& file, QString* error) const {
+    if (!haveSamples(error))
+        return false;
+    // The whole tab as it is on screen: charts, heatmap, the test's card and the tables.
+    const auto image = const_cast<LivePanel*>(this)->grab().toImage();
+    if (image.isNull() || !image.save(file, "PNG")) {
+        if (error)
+            *error = tr("%1: cannot be written").arg(file);
+        return false;
+    }
+    return true;
+}
+
+bool LivePanel::exportSamplesCsv(const QString& file, QString* error) const {
+    if (!haveSamples(error))
+        return false;
+    return writeWhole(file, live::historyCsv(*m_history), error);
+}
+
+void LivePanel::setViewActions(const QList<QAction*>& actions) {
+    m_viewActions = actions;
+    addButtons(m_viewButtons, actions);
+    enableViewActions();
+}
+
+void LivePanel::enableViewActions() {
+    const bool on = haveSamples(nullptr);
+    for (auto* a : std::as_const(m_viewActions))
+        if (a->isEnabled() != on)
+            a->setEnabled(on);
 }
 
 bool LivePanel::saveRecording(const QString& file, QString* error) const {
@@ -693,6 +750,27 @@ void LivePanel::showGrade() {
                                         .arg(*ph.downMean / 1e6, 0, 'f', 1)
                                         .arg(*ph.upMean / 1e6, 0, 'f', 1);
                 }
+            // An irtt server's delay each way, idle and loaded: which way the queue is.
+            for (const auto& up : sum->probeSummaries) {
+                constexpr std::string_view kUp = "irtt-up:";
+                if (!up.latency || !std::string_view(up.name).starts_with(kUp))
+                    continue;
+                const auto host = up.name.substr(kUp.size());
+                const auto* down = sum->probe("irtt-down:" + host);
+                if (!down || !down->latency)
+                    continue;
+                const auto& u = *up.latency;
+                const auto& d = *down->latency;
+                text += tr("<br>Each way to %1 (irtt): up %2 ms idle, %3 ms loaded (+%4 ms); "
+                           "down %5 ms idle, %6 ms loaded (+%7 ms)")
+                            .arg(QString::fromStdString(host).toHtmlEscaped())
+                            .arg(u.idleMs, 0, 'f', 1)
+                            .arg(u.loadedMs, 0, 'f', 1)
+                            .arg(u.increaseMs, 0, 'f', 1)
+                            .arg(d.idleMs, 0, 'f', 1)
+                            .arg(d.loadedMs, 0, 'f', 1)
+                            .arg(d.increaseMs, 0, 'f', 1);
+            }
             const RecordingSummary::Core* busiest = nullptr;
             for (const auto& c : sum->cores)
                 if (!busiest || c.peak > busiest->peak)
@@ -738,6 +816,7 @@ void LivePanel::clearViews() {
                 if (seen.insert(i).second)
                     m_nicIrqs.push_back(i);
     m_history = std::make_unique<History>(static_cast<std::size_t>(3600 * m_hz), cores, m_nicIrqs);
+    enableViewActions();
     // Each core by its number, its class (big, LITTLE) and its top frequency.
     std::vector<QString> labels, rows;
     for (int c = 0; c < cores; ++c) {
@@ -776,6 +855,8 @@ void LivePanel::addRates(const Rates& r) {
     if (!m_history)
         return;
     m_history->push(r);
+    if (m_history->size() == 1)
+        enableViewActions();
     if (!replaying())
         live::accumulateLoad(m_load, r);
     m_charts->update(*m_history);
@@ -817,14 +898,8 @@ void LivePanel::addGap(double uptime) {
 }
 
 void LivePanel::setRecordingActions(const QList<QAction*>& actions) {
-    auto* box = static_cast<QHBoxLayout*>(m_recordingButtons->layout());
-    for (auto* a : actions) {
-        auto* b = new QToolButton;
-        b->setDefaultAction(a);
-        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        box->addWidget(b);
-    }
-    box->addStretch(1);
+    addButtons(m_recordingButtons, actions);
+    static_cast<QHBoxLayout*>(m_recordingButtons->layout())->addStretch(1);
 }
 
 } // namespace coresteer::ui

@@ -103,6 +103,14 @@ public:
     // the person is when a test ends); they are enabled as the actions are.
     void setRecordingActions(const QList<QAction*>& actions);
     QWidget* recordingButtons() const { return m_recordingButtons; }
+    // The view itself, whenever it shows samples (a test or not, live or replayed): a picture
+    // of the whole Live tab as it is on screen, and the samples it holds (historyCsv: each
+    // core's shares and each NIC IRQ's rate, the last hour). False with *error when there is
+    // nothing to show yet or the file cannot be written.
+    bool saveViewPng(const QString& file, QString* error) const;
+    bool exportSamplesCsv(const QString& file, QString* error) const;
+    // Their actions, as buttons beside the test's; enabled while the view has samples.
+    void setViewActions(const QList<QAction*>& actions);
 
     // Replays a recording in every view at `speed` times its pace (0: all at once).
     void startReplay(std::shared_ptr<const live::Recording> recording, SnapshotPtr snapshot,
@@ -150,6 +158,10 @@ private:
     QTableWidget* m_ifaces;
 
     bool haveRecording(QString* error) const;
+    bool haveSamples(QString* error) const;
+    void enableViewActions();
+    QList<QAction*> m_viewActions;
+    QWidget* m_viewButtons = nullptr;
     QWidget* buildSide();
     QWidget* buildLatencyChart();
     void buildReplayBar();

@@ -455,11 +455,20 @@ QVariant MaskGridModel::headerData(int section, Qt::Orientation o, int role) con
     if (section >= FirstCpu && section < columnCount()) {
         const int cpu = section - FirstCpu;
         const auto* cls = m_snap ? m_snap->topology.classOf(cpu) : nullptr;
-        if (role == Qt::DisplayRole) {
-            // "L" LITTLE, "B" big, "P" prime: the full name is in the tooltip.
-            const QString c =
-                cls && cls->name != "uniform" ? qs(cls->name).left(1).toUpper() : QString();
-            return QStringLiteral("%1\n%2").arg(cpu).arg(c);
+        if (role == Qt::DisplayRole)
+            return QString::number(cpu);
+        if (role == CpuClassRole) {
+            // The class, and its top frequency where cpufreq gives one: the header shows them
+            // once over the CPUs of the class (MaskGridHeader).
+            if (!cls || cls->name == "uniform")
+                return QStringList();
+            std::uint32_t khz = 0;
+            for (const auto& c : m_snap->topology.cpus)
+                if (cls->cpus.test(c.id) && c.maxFreqKHz)
+                    khz = std::max(khz, *c.maxFreqKHz);
+            return QStringList{qs(cls->name),
+                               khz ? QStringLiteral("%1 GHz").arg(khz / 1e6, 0, 'f', 1)
+                                   : QString()};
         }
         if (role == CpuLoadRole && static_cast<std::size_t>(cpu) < m_load.size())
             return m_load[static_cast<std::size_t>(cpu)];

@@ -38,7 +38,8 @@ public:
         MaskRole,                    // Change column: the pending mask, as hex
         CpuLoadRole,                 // CPU cells and header: the CPU's busy share 0..1, or null
         InterfaceRole,               // the interface of the row
-        OutcomeRole, // TargetResult::Status as int, of the last apply on this row, or null
+        OutcomeRole,  // TargetResult::Status as int, of the last apply on this row, or null
+        CpuClassRole, // CPU headers: {class, its top frequency or ""}; empty when uniform
     };
 
     explicit MaskGridModel(QObject* parent = nullptr);

@@ -3,6 +3,7 @@
 #include "ui/views/maskgridview.h"
 
 #include "core/layout/layout_json.h"
+#include "ui/views/maskgridheader.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -12,6 +13,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QUndoCommand>
 #include <QUndoStack>
 
@@ -105,11 +107,51 @@ MaskGridView::MaskGridView(MaskGridModel* model, QUndoStack* undo, QWidget* pare
     setSelectionMode(QAbstractItemView::NoSelection);
     setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     setMouseTracking(false);
+    setHorizontalHeader(new MaskGridHeader(this));
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    horizontalHeader()->setMinimumSectionSize(24);
-    horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    horizontalHeader()->setMinimumSectionSize(16);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // The first columns again, over the grid's own, so they stay while the CPUs scroll: the
+    // same model, selection and rows, none of the CPU columns.
+    m_frozen = new QTableView(this);
+    m_frozen->setObjectName(QStringLiteral("frozenColumns"));
+    m_frozen->setModel(model);
+    m_frozen->setSelectionModel(selectionModel());
+    m_frozen->setItemDelegate(new MaskCellDelegate(m_frozen));
+    m_frozen->setSelectionMode(QAbstractItemView::NoSelection);
+    m_frozen->setEditTriggers(editTriggers());
+    m_frozen->setFocusPolicy(Qt::NoFocus);
+    m_frozen->verticalHeader()->hide();
+    m_frozen->verticalHeader()->setDefaultSectionSize(verticalHeader()->defaultSectionSize());
+    m_frozen->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_frozen->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_frozen->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_frozen->setVerticalScrollMode(verticalScrollMode());
+    m_frozen->setFrameShape(QFrame::NoFrame);
+    m_frozen->setContextMenuPolicy(Qt::CustomContextMenu);
+    viewport()->stackUnder(m_frozen);
+    connect(m_frozen, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        rowMenu(m_frozen->indexAt(pos), m_frozen->viewport()->mapToGlobal(pos));
+    });
+    connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(),
+            &QAbstractSlider::setValue);
+    connect(m_frozen->verticalScrollBar(), &QAbstractSlider::valueChanged, verticalScrollBar(),
+            &QAbstractSlider::setValue);
+    // A first column resized on either is resized on both.
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int section, int, int size) {
+                if (section < MaskGridModel::FirstCpu && m_frozen->columnWidth(section) != size) {
+                    m_frozen->setColumnWidth(section, size);
+                    placeFrozen();
+                }
+            });
+    connect(m_frozen->horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int section, int, int size) {
+                if (section < MaskGridModel::FirstCpu && columnWidth(section) != size)
+                    setColumnWidth(section, size);
+            });
     // Typed masks and checkbox toggles from the model's editors go onto the undo stack too.
     model->setEditHook([this](int row, const CpuMask& mask) {
         if (!m_model->acceptable(row, mask))
@@ -118,13 +160,74 @@ MaskGridView::MaskGridView(MaskGridModel* model, QUndoStack* undo, QWidget* pare
         return true;
     });
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
-        for (int c = MaskGridModel::FirstCpu; c < m_model->columnCount(); ++c)
-            setColumnWidth(c, 32);
         resizeColumnToContents(MaskGridModel::Target);
         resizeColumnToContents(MaskGridModel::Change);
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            m_frozen->setColumnHidden(c, c >= MaskGridModel::FirstCpu);
+        for (int c = 0; c < MaskGridModel::FirstCpu; ++c)
+            m_frozen->setColumnWidth(c, columnWidth(c));
+        fitCpuColumns();
+        // The header grows a band where the router has classes of core to name.
+        horizontalHeader()->updateGeometry();
+        updateGeometries();
         // A new router: the old edits mean nothing there.
         m_undo->clear();
     });
+}
+
+int MaskGridView::minimumCpuColumnWidth() const {
+    const int last = std::max(m_model->cpuCount() - 1, 0);
+    return std::max(fontMetrics().horizontalAdvance(QString::number(last)) + 10, 20);
+}
+
+int MaskGridView::frozenWidth() const {
+    int w = 0;
+    for (int c = 0; c < MaskGridModel::FirstCpu && c < m_model->columnCount(); ++c)
+        w += columnWidth(c);
+    return w;
+}
+
+void MaskGridView::fitCpuColumns() {
+    const int cpus = m_model->cpuCount();
+    if (cpus <= 0)
+        return;
+    // As wide as 32 px where the width allows, as narrow as the numbers where it does not;
+    // narrower than that, the CPUs scroll.
+    const int room = viewport()->width() - frozenWidth();
+    const int w = std::clamp(room / cpus, minimumCpuColumnWidth(), 32);
+    for (int c = MaskGridModel::FirstCpu; c < m_model->columnCount(); ++c)
+        if (columnWidth(c) != w)
+            setColumnWidth(c, w);
+}
+
+void MaskGridView::placeFrozen() {
+    const int header = horizontalHeader()->height();
+    m_frozen->horizontalHeader()->setFixedHeight(header);
+    m_frozen->setGeometry(frameWidth(), frameWidth(), frozenWidth(), viewport()->height() + header);
+    // Only when the CPUs scroll is there anything to keep in place.
+    m_frozen->setVisible(horizontalScrollBar()->maximum() > 0);
+}
+
+void MaskGridView::resizeEvent(QResizeEvent* e) {
+    QTableView::resizeEvent(e);
+    fitCpuColumns();
+    placeFrozen();
+}
+
+void MaskGridView::updateGeometries() {
+    QTableView::updateGeometries();
+    if (m_frozen)
+        placeFrozen();
+}
+
+void MaskGridView::scrollTo(const QModelIndex& index, ScrollHint hint) {
+    QTableView::scrollTo(index, hint);
+    if (!index.isValid() || index.column() < MaskGridModel::FirstCpu || !m_frozen->isVisible())
+        return;
+    // A CPU cell left of the overlay's edge is hidden by it: bring it out.
+    const int x = columnViewportPosition(index.column());
+    if (x < frozenWidth())
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - (frozenWidth() - x));
 }
 
 void MaskGridView::applyMasks(const std::map<int, CpuMask>& masks, const QString& what,
@@ -287,7 +390,10 @@ bool MaskGridView::chooseRss(int row, std::optional<RssSpread> spread) {
 }
 
 void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
-    const auto index = indexAt(e->pos());
+    rowMenu(indexAt(e->pos()), e->globalPos());
+}
+
+void MaskGridView::rowMenu(const QModelIndex& index, const QPoint& globalPos) {
     if (!index.isValid())
         return;
     if (m_model->kind(index.row()) == MaskGridModel::RowKind::Interface) {
@@ -344,7 +450,7 @@ void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
         }
         if (menu.isEmpty())
             return;
-        menu.exec(e->globalPos());
+        menu.exec(globalPos);
         return;
     }
     const int row = index.row();
@@ -378,7 +484,7 @@ void MaskGridView::contextMenuEvent(QContextMenuEvent* e) {
     menu.addAction(QStringLiteral("Copy the mask as a CPU list"), this, [pending] {
         QApplication::clipboard()->setText(QString::fromStdString(pending->toList()));
     });
-    menu.exec(e->globalPos());
+    menu.exec(globalPos);
 }
 
 } // namespace coresteer::ui

@@ -4,6 +4,9 @@
 // along a row paints the same state over the cells it crosses, Space toggles the current cell,
 // and a row's context menu sets the whole mask (big cores, all cores, none) or copies it. Every
 // change goes onto the QUndoStack, one command per click, drag or menu action.
+// The CPU columns narrow to fit the width (down to what shows their numbers) and scroll beyond
+// that, 64 cores and more, while the first columns (the row's name, its mask, its CPUs) stay in
+// place over them; the header names each class of core once over its CPUs (MaskGridHeader).
 #pragma once
 
 #include "ui/models/maskgridmodel.h"
@@ -49,7 +52,15 @@ public:
     bool chooseQueuePairs(int row, std::optional<std::uint32_t> combined);
     bool chooseRss(int row, std::optional<RssSpread> spread);
 
+    // The first columns, kept in place while the CPU columns scroll under them.
+    QTableView* frozenColumns() const { return m_frozen; }
+    // The narrowest a CPU column gets before the grid scrolls: its largest number shows whole.
+    int minimumCpuColumnWidth() const;
+    void scrollTo(const QModelIndex& index, ScrollHint hint = EnsureVisible) override;
+
 protected:
+    void resizeEvent(QResizeEvent* e) override;
+    void updateGeometries() override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
@@ -63,10 +74,16 @@ private:
                        const std::function<void(layout::InterfaceTarget&)>& edit,
                        const QString& what);
     void paintCell(const QModelIndex& index);
+    void rowMenu(const QModelIndex& index, const QPoint& globalPos);
+    // The CPU columns' width for the space there is; the overlay's columns as the grid's.
+    void fitCpuColumns();
+    void placeFrozen();
+    int frozenWidth() const;
     void finishStroke();
 
     MaskGridModel* m_model;
     QUndoStack* m_undo;
+    QTableView* m_frozen = nullptr;
     // The drag in progress: its row, the state it paints, and each row's mask before it.
     int m_strokeRow = -1;
     bool m_strokeOn = false;

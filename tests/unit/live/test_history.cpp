@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <csignal>
 #include <filesystem>
@@ -64,4 +65,41 @@ TEST(LiveHistory, KeepsTheLastSamplesInAFixedRingWithGaps) {
     // An hour at 10 Hz of 256 cores fits the 200 MB the live view may use.
     History big(36000, 256);
     EXPECT_LT(big.bytes(), 200u << 20);
+}
+
+// What the Live tab's "Samples as CSV" writes: one row a sample, the gap as a row of times.
+TEST(LiveHistory, WritesTheSamplesKeptAsCsv) {
+    History h(4, 2, {45, 46});
+    Rates r;
+    r.start = 100.0;
+    r.end = 100.1;
+    CoreLoad a;
+    a.cpu = 0;
+    a.user = 0.1;
+    a.system = 0.05;
+    a.irq = 0.05;
+    a.softirq = 0.3;
+    a.idle = 0.5;
+    CoreLoad b;
+    b.cpu = 1;
+    r.cores = {a, b};
+    r.irqs = {{45, {1500, 0}, 1500}};
+    h.push(r);
+    h.pushGap(100.2);
+    r.end = 100.3;
+    h.push(r);
+    const auto csv = historyCsv(h);
+    std::vector<std::string> rows;
+    for (std::size_t at = 0, nl; (nl = csv.find('\n', at)) != std::string::npos; at = nl + 1)
+        rows.push_back(csv.substr(at, nl - at));
+    ASSERT_EQ(rows.size(), 4u) << csv;
+    EXPECT_EQ(rows[0], "t_s,uptime_s,cpu0_busy_pct,cpu0_user_pct,cpu0_system_pct,cpu0_irq_pct,"
+                       "cpu0_softirq_pct,cpu1_busy_pct,cpu1_user_pct,cpu1_system_pct,cpu1_irq_pct,"
+                       "cpu1_softirq_pct,irq45_per_s,irq46_per_s");
+    EXPECT_EQ(rows[1], "0.000,100.10,50.0,10.0,5.0,5.0,30.0,0.0,0.0,0.0,0.0,0.0,1500.0,0.0");
+    EXPECT_EQ(rows[2], "0.100,100.20,,,,,,,,,,,,");
+    EXPECT_EQ(rows[3], "0.200,100.30,50.0,10.0,5.0,5.0,30.0,0.0,0.0,0.0,0.0,0.0,1500.0,0.0");
+    // Every row has the header's columns.
+    for (const auto& row : rows)
+        EXPECT_EQ(std::count(row.begin(), row.end(), ','), 13) << row;
 }

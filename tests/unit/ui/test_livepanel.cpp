@@ -35,6 +35,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -146,6 +147,75 @@ TEST(LivePanel, ChartsHeatmapAndTablesFollowTheDemo) {
     EXPECT_GT(panel->interfaceTable()->rowCount(), 2);
     std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
     ASSERT_TRUE(w.grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-live-tab.png")));
+}
+
+// The view itself exports, test or not: a picture of the whole tab and the samples it holds,
+// from buttons beside the test's (and the Recording menu), enabled once there are samples.
+TEST(LivePanel, ExportsTheViewItselfWithoutARecording) {
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "ui-view-export";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    MainWindow w;
+    w.resize(1280, 860);
+    auto* panel = w.livePanel();
+    auto* row = panel->findChild<QWidget*>(QStringLiteral("viewButtons"));
+    ASSERT_TRUE(row);
+    const auto buttons = row->findChildren<QToolButton*>();
+    ASSERT_EQ(buttons.size(), 2);
+    EXPECT_EQ(buttons[0]->text(), QStringLiteral("View as PNG"));
+    EXPECT_EQ(buttons[1]->text(), QStringLiteral("Samples as CSV"));
+    for (auto* b : buttons)
+        EXPECT_FALSE(b->isEnabled()) << b->text().toStdString(); // nothing to show yet
+    const auto csv = QString::fromStdString((dir / "samples.csv").string());
+    QString error;
+    EXPECT_FALSE(panel->exportSamplesCsv(csv, &error));
+    EXPECT_EQ(error, QStringLiteral("The live view has no samples yet."));
+    EXPECT_FALSE(QFile::exists(csv));
+
+    QSignalSpy shown(&w, &MainWindow::snapshotShown);
+    w.openDemo();
+    ASSERT_TRUE(shown.wait(10000));
+    auto* tabs = w.findChild<QTabWidget*>();
+    ASSERT_TRUE(tabs);
+    tabs->setCurrentWidget(panel);
+    w.show();
+    test::LiveTicks live(w.connection());
+    ASSERT_TRUE(live.waitFor(5, 20000));
+    QTest::qWait(50);
+    EXPECT_FALSE(panel->recording()); // no test ran
+    for (auto* b : buttons)
+        EXPECT_TRUE(b->isEnabled()) << b->text().toStdString();
+
+    ASSERT_TRUE(panel->exportSamplesCsv(csv, &error)) << error.toStdString();
+    QFile c(csv);
+    ASSERT_TRUE(c.open(QIODevice::ReadOnly));
+    const auto lines = QString::fromUtf8(c.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_GE(lines.size(), 2);
+    // A row a sample the view held then (it may have taken one more since), and the demo's
+    // eight cores and its NIC IRQs as columns.
+    EXPECT_GE(lines.size() - 1, 5);
+    EXPECT_TRUE(lines[0].startsWith(QStringLiteral("t_s,uptime_s,cpu0_busy_pct,")));
+    EXPECT_TRUE(lines[0].contains(QStringLiteral(",cpu7_softirq_pct,")));
+    EXPECT_TRUE(lines[0].contains(QStringLiteral(",irq173_per_s")));
+    const auto columns = lines[0].count(QLatin1Char(','));
+    for (const auto& l : lines)
+        EXPECT_EQ(l.count(QLatin1Char(',')), columns) << l.toStdString();
+    // CPU3 carries the demo's NIC work: busy in the last row.
+    const auto header = lines[0].split(QLatin1Char(','));
+    const auto last = lines.back().split(QLatin1Char(','));
+    const auto at = header.indexOf(QStringLiteral("cpu3_busy_pct"));
+    ASSERT_GE(at, 0);
+    EXPECT_GT(last[at].toDouble(), 90.0) << lines.back().toStdString();
+
+    const auto png = QString::fromStdString((dir / "view.png").string());
+    ASSERT_TRUE(panel->saveViewPng(png, &error)) << error.toStdString();
+    QImage img(png);
+    ASSERT_FALSE(img.isNull());
+    EXPECT_EQ(img.size(), panel->size() * panel->devicePixelRatio());
+    // A file that cannot be written is said so, by name.
+    const auto bad = QString::fromStdString((dir / "no-such-dir" / "view.png").string());
+    EXPECT_FALSE(panel->saveViewPng(bad, &error));
+    EXPECT_TRUE(error.contains(bad)) << error.toStdString();
 }
 
 // Recording in the demo: start, stop, save, export CSV and PNG; then the saved file opens as a
@@ -496,6 +566,12 @@ TEST(LivePanel, AnIrttServerIsProbedEachWay) {
         EXPECT_LT(p->latency->idleMs, 5.0) << name; // loopback
     }
     EXPECT_EQ(sum->latencyProbe, "irtt:127.0.0.1");
+    // The result card shows each way's delay, idle and loaded.
+    const auto card = panel->gradeText();
+    const QRegularExpression eachWay(
+        QStringLiteral("Each way to 127\\.0\\.0\\.1 \\(irtt\\): up [0-9.]+ ms idle, [0-9.]+ ms "
+                       "loaded \\(\\+-?[0-9.]+ ms\\); down [0-9.]+ ms idle, [0-9.]+ ms loaded"));
+    EXPECT_TRUE(eachWay.match(card).hasMatch()) << card.toStdString();
     settings::setBeyondHosts({});
 }
 

@@ -7,11 +7,13 @@
 #include "tests/support/board_expect.h"
 #include "tests/unit/ui/grid_helpers.h"
 #include "ui/models/maskgridmodel.h"
+#include "ui/views/maskgridheader.h"
 #include "ui/views/maskgridview.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
@@ -178,4 +180,85 @@ TEST(MaskGridView, QueuePairsAndRssAreChosenOnTheInterfaceHeading) {
     ASSERT_GE(eno2, 0);
     EXPECT_FALSE(ui.view.chooseQueuePairs(eno2, 2));
     EXPECT_FALSE(ui.view.chooseRss(eno2, RssSpread{}));
+}
+
+// 96 cores in a window 1400 px wide: the CPU columns narrow to what shows their numbers, the
+// grid scrolls, and the rows' names, masks and CPU lists stay in place over the CPUs; a click
+// on the last CPU, scrolled to, still edits its row.
+TEST(MaskGridView, NinetySixCoresScrollUnderTheRowsNames) {
+    GridUi ui("x86-server-96");
+    QApplication::processEvents();
+    ASSERT_EQ(ui.model.cpuCount(), 96);
+    auto* header = qobject_cast<MaskGridHeader*>(ui.view.horizontalHeader());
+    ASSERT_TRUE(header);
+    EXPECT_TRUE(header->groups().empty()); // one class of core: no band
+    const int numbers = ui.view.fontMetrics().horizontalAdvance(QStringLiteral("95"));
+    for (int c = 0; c < 96; ++c) {
+        const int w = ui.view.columnWidth(MaskGridModel::FirstCpu + c);
+        EXPECT_GE(w, numbers + 8) << "CPU " << c;
+        EXPECT_LE(w, 32) << "CPU " << c;
+    }
+    EXPECT_GT(ui.view.horizontalScrollBar()->maximum(), 0);
+    auto* frozen = ui.view.frozenColumns();
+    ASSERT_TRUE(frozen);
+    EXPECT_TRUE(frozen->isVisible());
+    int names = 0;
+    for (int c = 0; c < MaskGridModel::FirstCpu; ++c) {
+        EXPECT_FALSE(frozen->isColumnHidden(c));
+        EXPECT_EQ(frozen->columnWidth(c), ui.view.columnWidth(c));
+        names += ui.view.columnWidth(c);
+    }
+    EXPECT_TRUE(frozen->isColumnHidden(MaskGridModel::FirstCpu));
+    EXPECT_EQ(frozen->width(), names);
+
+    int row = 0;
+    while (row < ui.model.rowCount() && ui.model.kind(row) != MaskGridModel::RowKind::Irq)
+        ++row;
+    ASSERT_LT(row, ui.model.rowCount()) << "the board's first IRQ";
+    const auto before = *ui.model.pending(row);
+    const QPoint at = ui.cell(row, 95);
+    EXPECT_GT(ui.view.horizontalScrollBar()->value(), 0);
+    // The cell is right of the names kept in place, and inside the view.
+    EXPECT_GE(ui.view.columnViewportPosition(MaskGridModel::FirstCpu + 95), frozen->width());
+    EXPECT_LE(at.x(), ui.view.viewport()->width());
+    EXPECT_EQ(frozen->columnViewportPosition(MaskGridModel::Target), 0);
+    QTest::mouseClick(ui.view.viewport(), Qt::LeftButton, {}, at);
+    EXPECT_NE(ui.model.pending(row)->toList(), before.toList());
+    EXPECT_TRUE(ui.model.pending(row)->test(95) != before.test(95));
+    // Back to CPU 0: the first CPU comes out from under the names too.
+    ui.cell(row, 0);
+    EXPECT_GE(ui.view.columnViewportPosition(MaskGridModel::FirstCpu), frozen->width());
+}
+
+// Eight cores in two classes fit: no scrolling, the columns at full width, and the header
+// names each class once, over its run of CPUs, with its top frequency where there is room.
+TEST(MaskGridView, TheHeaderNamesEachClassOfCoreOnce) {
+    GridUi ui("nanopi-r6s-openwrt");
+    QApplication::processEvents();
+    auto* header = qobject_cast<MaskGridHeader*>(ui.view.horizontalHeader());
+    ASSERT_TRUE(header);
+    const auto groups = header->groups();
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].name, QStringLiteral("LITTLE"));
+    EXPECT_EQ(groups[0].first, MaskGridModel::FirstCpu);
+    EXPECT_EQ(groups[0].last, MaskGridModel::FirstCpu + 3);
+    EXPECT_EQ(groups[1].name, QStringLiteral("big"));
+    EXPECT_EQ(groups[1].first, MaskGridModel::FirstCpu + 4);
+    EXPECT_EQ(groups[1].last, MaskGridModel::FirstCpu + 7);
+    EXPECT_TRUE(groups[0].detail.endsWith(QStringLiteral(" GHz")))
+        << groups[0].detail.toStdString();
+    // Four columns of 32 px hold the name and the frequency; one column, the first letter.
+    EXPECT_EQ(header->bandText(groups[1], 4 * 32), QStringLiteral("big ") + groups[1].detail);
+    EXPECT_EQ(header->bandText(groups[0],
+                               ui.view.fontMetrics().horizontalAdvance(QStringLiteral("L")) + 6),
+              QStringLiteral("L"));
+    // The CPUs' header shows each number alone; the band is above them.
+    EXPECT_EQ(ui.model.headerData(MaskGridModel::FirstCpu + 5, Qt::Horizontal, Qt::DisplayRole)
+                  .toString(),
+              QStringLiteral("5"));
+    EXPECT_GE(header->height(), 2 * ui.view.fontMetrics().height());
+    EXPECT_EQ(ui.view.horizontalScrollBar()->maximum(), 0);
+    EXPECT_FALSE(ui.view.frozenColumns()->isVisible());
+    for (int c = 0; c < 8; ++c)
+        EXPECT_EQ(ui.view.columnWidth(MaskGridModel::FirstCpu + c), 32);
 }
