@@ -64,7 +64,7 @@ void MaskGridHeader::paintSection(QPainter* p, const QRect& rect, int logicalInd
     }
     // The number below the band (painted over the whole header in paintEvent).
     QRect r = rect;
-    if (!groups().empty())
+    if (m_band)
         r.setTop(rect.top() + bandHeight());
     QStyleOptionHeader opt;
     initStyleOption(&opt);
@@ -86,8 +86,10 @@ void MaskGridHeader::paintSection(QPainter* p, const QRect& rect, int logicalInd
 }
 
 void MaskGridHeader::paintEvent(QPaintEvent* e) {
-    QHeaderView::paintEvent(e);
+    // The runs once a paint, not once a section.
     const auto gs = groups();
+    m_band = !gs.empty();
+    QHeaderView::paintEvent(e);
     if (gs.empty())
         return;
     QPainter p(viewport());

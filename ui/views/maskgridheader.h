@@ -38,6 +38,7 @@ protected:
 
 private:
     int bandHeight() const;
+    bool m_band = false; // this paint has a band (set by paintEvent for paintSection)
 };
 
 } // namespace coresteer::ui
