@@ -145,6 +145,7 @@ std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream&
         err << "coresteer-cli: " << r.where() << ": " << error << "\n";
         return std::nullopt;
     }
+    std::optional<Rates> last; // held by a sample of /proc/stat alone
     err << "coresteer-cli: measuring " << r.where() << "'s load for " << text::fixed(seconds, 0)
         << " s: run the load (a speed or bufferbloat test through the router) now\n";
     MeasuredLoad load;
@@ -167,8 +168,10 @@ std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream&
             continue;
         }
         failures = 0;
-        if (const auto rates = computeRates(*prev, *cur))
+        if (auto rates = computeRates(*prev, *cur, last ? &*last : nullptr)) {
             accumulateLoad(load, *rates);
+            last = std::move(rates);
+        }
         prev = std::move(cur);
     }
     std::signal(SIGINT, oldInt);
@@ -361,6 +364,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         err << "coresteer-cli: " << (*r)->where() << ": " << error << "\n";
         return 2;
     }
+    std::optional<Rates> last; // held by a sample of /proc/stat alone
     const auto clockStart = std::chrono::steady_clock::now();
     auto seconds = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - clockStart).count();
@@ -423,9 +427,10 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
             if (!more)
                 break;
         }
-        if (const auto rates = computeRates(*prev, *cur)) {
+        if (auto rates = computeRates(*prev, *cur, last ? &*last : nullptr)) {
             printRates(o, *rates, snap, out);
             ++samples;
+            last = std::move(rates);
         }
         prev = std::move(cur);
     }

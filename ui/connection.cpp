@@ -237,6 +237,7 @@ struct Connection::Live {
     std::unique_ptr<ssh::Stream> ping;
     PingReader pingReader;
     std::optional<Sample> last;
+    std::shared_ptr<const Rates> lastRates; // held by a sample of /proc/stat alone
     QElapsedTimer clock;
     QElapsedTimer sinceProblem; // a router that cannot be sampled is asked again every 2 s
     bool problem = false;
@@ -399,8 +400,10 @@ void Connection::liveTick() {
     if (m_recordTexts->load())
         Q_EMIT sampled(m_id, std::make_shared<const SampleTexts>(l.source->lastTexts()));
     if (l.last)
-        if (auto r = computeRates(*l.last, *s))
-            Q_EMIT live(m_id, std::make_shared<const Rates>(std::move(*r)));
+        if (auto r = computeRates(*l.last, *s, l.lastRates.get())) {
+            l.lastRates = std::make_shared<const Rates>(std::move(*r));
+            Q_EMIT live(m_id, l.lastRates);
+        }
     l.last = std::move(s);
 }
 

@@ -179,6 +179,9 @@ private:
     bool updateRows(const std::vector<SampleDecoder::LineChange>& lines,
                     SampleBefore::Counts* replaced, Diagnostics& diag);
     bool simpleRow(std::size_t position, const IrqRow& row) const;
+    // After each tick: the time of the last whole one, and m_held dropped when it has no rates.
+    void noteTick(double t, bool rated);
+    void replayWholeTick(double t);
     // Starts again from a checkpoint, or from the beginning (nullptr).
     void restart(const ReplayCheckpoint* from);
     // Reads the whole recording, leaving checkpoints in `index` (readRecording).
@@ -191,6 +194,9 @@ private:
     bool m_haveSample = false; // a tick was read
     bool m_haveLast = false;   // the next tick's rates are from m_sample (not after a gap)
     bool m_stale = false;      // but its files (its uptime aside) are not parsed yet
+    // The rates of the last tick, for the ticks after it that read /proc/stat alone to hold
+    // (computeRates); empty when a whole tick or a gap went by without rates made.
+    std::optional<Rates> m_held;
     // The decoder's lines of /proc/interrupts and the rows they made (npos: none); whether
     // the table can be kept up to date by those lines (it has its CPU header, and no file
     // came whole).
@@ -202,8 +208,9 @@ private:
     std::vector<char> m_simple;
     std::vector<std::size_t> m_keptIn;
     double m_tickTime = -1, m_lastTickTime = 0;
-    double m_latest;      // the latest time of an event line read so far
-    double m_latestEvent; // of an event given (or that would have been)
+    double m_wholeTickTime = -1; // the time of the last tick that read every file
+    double m_latest;             // the latest time of an event line read so far
+    double m_latestEvent;        // of an event given (or that would have been)
     std::size_t m_tickCount = 0;
     std::string m_phase;
     bool m_done = false;

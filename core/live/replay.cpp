@@ -64,9 +64,33 @@ bool Replay::seek(double t) {
     // A recording that read parses at every tick: the files are parsed once, where the seek
     // ends. One made by hand is parsed tick by tick, so that an error is found where it is.
     advance(nullptr, t, m_rec.index != nullptr);
+    if (m_error.empty() && m_decoder.statOnly() && !m_held && m_wholeTickTime >= 0 && m_haveLast)
+        replayWholeTick(t);
     if (m_error.empty() && m_stale)
         parseAll();
     return m_error.empty();
+}
+
+// The seek ended after ticks that read /proc/stat alone, whose IRQ, softirq and interface
+// rates are those of the last whole tick, which a seek does not make: start again from
+// before that tick and play on to `t`, making rates and giving no events.
+void Replay::replayWholeTick(double t) {
+    const double whole = m_wholeTickTime;
+    const ReplayCheckpoint* from = nullptr;
+    if (m_rec.index) {
+        const auto& cps = m_rec.index->checkpoints;
+        const auto it = std::partition_point(cps.begin(), cps.end(),
+                                             [whole](const auto& c) { return c.latest < whole; });
+        if (it != cps.begin())
+            from = &*std::prev(it);
+    }
+    restart(from);
+    advance(nullptr, whole, m_rec.index != nullptr);
+    if (m_error.empty() && m_stale)
+        parseAll();
+    ReplayEvent e;
+    for (e.t = -1; m_error.empty() && advance(&e, t) && e.t >= 0; e.t = -1) {
+    }
 }
 
 void Replay::restart(const ReplayCheckpoint* from) {
@@ -75,6 +99,7 @@ void Replay::restart(const ReplayCheckpoint* from) {
     m_latest = from ? from->latest : kNever;
     m_latestEvent = from ? from->latestEvent : kNever;
     m_lastTickTime = from ? from->lastTickTime : 0;
+    m_wholeTickTime = from ? from->wholeTickTime : -1;
     m_tickCount = from ? from->ticks : 0;
     m_phase = from ? from->phase : std::string();
     m_haveLast = from && from->haveLast;
@@ -83,11 +108,13 @@ void Replay::restart(const ReplayCheckpoint* from) {
     m_done = false;
     m_error.clear();
     m_sample = Sample{};
+    m_held.reset();
     m_stale = m_haveSample;
     if (m_stale) {
         Diagnostics diag;
         if (const auto up = parseUptime(m_decoder.uptime(), diag))
             m_sample.uptime = *up;
+        m_sample.countersUptime = parseCountersUptime(m_decoder.countersUptime());
     }
 }
 
@@ -259,7 +286,9 @@ bool Replay::tickEnded(double t, ReplayEvent* e, bool& due, bool decodeOnly) {
     if (decodeOnly) { // its uptime only: the files are parsed where the seek ends
         due = m_haveLast && *up > m_sample.uptime;
         m_sample.uptime = *up;
+        m_sample.countersUptime = parseCountersUptime(m_decoder.countersUptime());
         m_haveSample = m_haveLast = m_stale = true;
+        noteTick(t, false);
         return true;
     }
     // The parts of the last sample that this tick replaces, kept for its rates.
@@ -293,10 +322,13 @@ bool Replay::tickEnded(double t, ReplayEvent* e, bool& due, bool decodeOnly) {
             return parseFailed();
     }
     const double prevUptime = m_sample.uptime;
+    const double prevCounters = m_sample.countersAt();
     m_sample.uptime = *up;
+    m_sample.countersUptime = parseCountersUptime(m_decoder.countersUptime());
     due = m_haveLast && *up > prevUptime;
     if (e && due) {
         SampleBefore b{prevUptime,
+                       prevCounters,
                        whole[0] ? &before.stat : &m_sample.stat,
                        whole[1] ? &before.softirqs : &m_sample.softirqs,
                        whole[3] ? &before.netdev : &m_sample.netdev,
@@ -305,10 +337,26 @@ bool Replay::tickEnded(double t, ReplayEvent* e, bool& due, bool decodeOnly) {
         *e = ReplayEvent{};
         e->kind = ReplayEvent::Kind::Rates;
         e->t = t;
-        e->rates = std::move(*computeRates(b, m_sample));
+        e->rates = std::move(*computeRates(b, m_sample, m_held ? &*m_held : nullptr));
+        // Kept for the ticks of stat alone after it, where there are any (a copy of every
+        // IRQ's rates), and not again on such a tick: it holds the same counter rates.
+        if (!m_decoder.statOnly() && (!m_rec.index || m_rec.index->statOnlyTicks))
+            m_held = e->rates;
     }
     m_haveSample = m_haveLast = true;
+    noteTick(t, e && due);
     return true;
+}
+
+void Replay::noteTick(double t, bool rated) {
+    if (m_decoder.statOnly()) {
+        if (m_building)
+            m_building->statOnlyTicks = true;
+        return; // the counters that rates hold did not change
+    }
+    m_wholeTickTime = t;
+    if (!rated)
+        m_held.reset();
 }
 
 bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
@@ -365,9 +413,9 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
             (since >= std::max(ReplayIndex::kMinSpacing,
                                ReplayIndex::kBytesPerLine * m_decoder.lines()) ||
              m_tickCount - sinceTicks >= ReplayIndex::kMaxTicks)) {
-            m_building->checkpoints.push_back({start, lineNo, m_latest, m_latestEvent,
-                                               m_decoder.state(), m_haveSample, m_haveLast,
-                                               m_lastTickTime, m_tickCount, m_phase});
+            m_building->checkpoints.push_back(
+                {start, lineNo, m_latest, m_latestEvent, m_decoder.state(), m_haveSample,
+                 m_haveLast, m_lastTickTime, m_wholeTickTime, m_tickCount, m_phase});
             sinceOffset = start;
             sinceTicks = m_tickCount;
             sinceMade = m_decoder.made();
@@ -387,6 +435,7 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
         if (op == 'G') {
             ev.kind = ReplayEvent::Kind::Gap;
             m_haveLast = false;
+            m_held.reset();
         } else if (op == 'L' && tok.next(a)) {
             ev.kind = ReplayEvent::Kind::Latency;
             if (a != "lost") {

@@ -21,6 +21,7 @@ struct ReplayCheckpoint {
     SampleDecoder::State decoder;
     bool haveSample = false, haveLast = false;
     double lastTickTime = 0;
+    double wholeTickTime = -1; // Replay::m_wholeTickTime
     std::size_t ticks = 0;
     std::string phase;
 };
@@ -36,7 +37,8 @@ struct ReplayIndex {
     static constexpr std::size_t kMaxTicks = 4096;
 
     std::vector<ReplayCheckpoint> checkpoints; // in the file's order
-    std::size_t bytes = 0;                     // in memory
+    bool statOnlyTicks = false; // a tick read /proc/stat alone (Replay then holds rates)
+    std::size_t bytes = 0;      // in memory
 };
 
 } // namespace coresteer::live

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -22,6 +23,15 @@ std::optional<double> parseUptime(std::string_view text, Diagnostics& diag) {
         return std::nullopt;
     }
     return uptime;
+}
+
+double parseCountersUptime(std::string_view text) {
+    if (text.empty())
+        return -1;
+    const std::string t(text);
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    return end && *end == '\0' && v >= 0 && v <= 1e10 ? v : std::nan("");
 }
 
 bool parseSampleFile(char source, std::string_view text, Sample& s, Diagnostics& diag) {
@@ -53,6 +63,7 @@ std::optional<Sample> parseSample(const SampleTexts& t, Diagnostics& diag) {
     if (!uptime)
         return std::nullopt;
     s.uptime = *uptime;
+    s.countersUptime = parseCountersUptime(t.countersUptime);
     for (const auto& [source, text] : {std::pair<char, const std::string&>{'s', t.stat},
                                        {'q', t.softirqs},
                                        {'i', t.interrupts},
@@ -126,13 +137,14 @@ std::optional<IrqRate> irqRate(const IrqCounts& p, const std::vector<int>& pcolO
 
 } // namespace
 
-std::optional<Rates> computeRates(const Sample& prev, const Sample& cur) {
-    return computeRates(SampleBefore{prev.uptime, &prev.stat, &prev.softirqs, &prev.netdev,
-                                     &prev.interrupts, nullptr},
-                        cur);
+std::optional<Rates> computeRates(const Sample& prev, const Sample& cur, const Rates* last) {
+    return computeRates(SampleBefore{prev.uptime, prev.countersUptime, &prev.stat, &prev.softirqs,
+                                     &prev.netdev, &prev.interrupts, nullptr},
+                        cur, last);
 }
 
-std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur) {
+std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur,
+                                  const Rates* last) {
     if (!(cur.uptime > before.uptime))
         return std::nullopt;
     const ProcStat& prevStat = *before.stat;
@@ -140,7 +152,6 @@ std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur)
     Rates r;
     r.start = before.uptime;
     r.end = cur.uptime;
-    const double secs = cur.uptime - before.uptime;
     const int width = std::max(maxCpu(prevStat, prevIrqs, *before.softirqs),
                                maxCpu(cur.stat, cur.interrupts, cur.softirqs)) +
                       1;
@@ -179,6 +190,24 @@ std::optional<Rates> computeRates(const SampleBefore& before, const Sample& cur)
     }
     std::sort(r.cores.begin(), r.cores.end(),
               [](const CoreLoad& a, const CoreLoad& b) { return a.cpu < b.cpu; });
+
+    // The other files' counters: between the times they were read (NaN compares false).
+    const double from = before.countersUptime < 0 ? before.uptime : before.countersUptime;
+    const double to = cur.countersAt();
+    if (!(to > from)) {
+        if (last && to == last->countersEnd) { // the same counters as then: their rates held
+            r.countersStart = last->countersStart;
+            r.countersEnd = last->countersEnd;
+            r.irqs = last->irqs;
+            r.netRx = last->netRx;
+            r.netTx = last->netTx;
+            r.interfaces = last->interfaces;
+        }
+        return r;
+    }
+    r.countersStart = from;
+    r.countersEnd = to;
+    const double secs = to - from;
 
     // The earlier table's (first) column of each CPU id: InterruptTable::columnOf for all.
     std::vector<int> pcolOf(static_cast<std::size_t>(width), -1);

@@ -24,6 +24,11 @@ namespace coresteer::live {
 
 struct Sample {
     double uptime = 0; // seconds, from /proc/uptime
+    // When /proc/softirqs, /proc/interrupts and /proc/net/dev were read, where a tick read
+    // /proc/stat alone (the live sampler reads them about once a second): -1 when they were
+    // read with this tick, NaN when no tick has read them yet.
+    double countersUptime = -1;
+    double countersAt() const { return countersUptime < 0 ? uptime : countersUptime; }
     ProcStat stat;
     SoftirqTable softirqs;
     InterruptTable interrupts;
@@ -32,6 +37,9 @@ struct Sample {
 
 struct SampleTexts {
     std::string uptime, stat, softirqs, interrupts, netdev;
+    // "" when every file was read with this tick; else the uptime of the tick that read the
+    // last three ("?" none), this one having read /proc/stat alone.
+    std::string countersUptime = {};
 };
 
 // Parses the five files; nullopt with an error naming the file and line when /proc/uptime or
@@ -41,6 +49,8 @@ std::optional<Sample> parseSample(const SampleTexts& t, Diagnostics& diag);
 // and one of the other files by its sampler source (s stat, q softirqs, i interrupts, n net/dev)
 // into its part of `s`; false (with an error) when /proc/stat has no cpuN lines.
 std::optional<double> parseUptime(std::string_view text, Diagnostics& diag);
+// SampleTexts::countersUptime as Sample::countersUptime.
+double parseCountersUptime(std::string_view text);
 bool parseSampleFile(char source, std::string_view text, Sample& s, Diagnostics& diag);
 
 struct CoreLoad {
@@ -69,7 +79,10 @@ struct IfaceRate {
 };
 
 struct Rates {
-    double start = 0, end = 0;        // uptime of the two samples
+    double start = 0, end = 0; // uptime of the two samples
+    // The uptimes the IRQ, softirq and interface rates are between: start and end, unless a
+    // sample read /proc/stat alone (then they are the last such rates, held).
+    double countersStart = 0, countersEnd = 0;
     std::vector<CoreLoad> cores;      // by CPU id, for CPUs in both samples
     std::vector<IrqRate> irqs;        // numbered IRQs in both samples
     std::vector<double> netRx, netTx; // NET_RX and NET_TX softirqs per second, by CPU id
@@ -77,14 +90,18 @@ struct Rates {
     int resets = 0; // counters that went backwards, left out
 
     double seconds() const { return end - start; }
+    double countersSeconds() const { return countersEnd - countersStart; }
     bool operator==(const Rates&) const = default;
     const CoreLoad* core(int cpu) const;
     const IrqRate* irq(std::uint32_t n) const;
 };
 
 // nullopt when the clock did not move forward (the same sample twice, or a reboot between
-// them: the caller starts again from `cur`).
-std::optional<Rates> computeRates(const Sample& prev, const Sample& cur);
+// them: the caller starts again from `cur`). The IRQ, softirq and interface rates are between
+// the two samples' countersAt(); where that did not move (`cur` read /proc/stat alone), they
+// are those of `last` (the rates before) when `last` ends there, and absent otherwise.
+std::optional<Rates> computeRates(const Sample& prev, const Sample& cur,
+                                  const Rates* last = nullptr);
 
 // What computeRates reads of the earlier sample, for a reader that keeps one sample up to date
 // (a recording's replay): its parts, and either its whole interrupt table or, when the table
@@ -93,12 +110,14 @@ std::optional<Rates> computeRates(const Sample& prev, const Sample& cur);
 struct SampleBefore {
     using Counts = std::vector<std::pair<std::size_t, IrqCounts>>;
     double uptime = 0;
+    double countersUptime = -1; // as Sample::countersUptime
     const ProcStat* stat = nullptr;
     const SoftirqTable* softirqs = nullptr;
     const std::vector<NetDevCounters>* netdev = nullptr;
     const InterruptTable* interrupts = nullptr;
     const Counts* replacedCounts = nullptr;
 };
-std::optional<Rates> computeRates(const SampleBefore& prev, const Sample& cur);
+std::optional<Rates> computeRates(const SampleBefore& prev, const Sample& cur,
+                                  const Rates* last = nullptr);
 
 } // namespace coresteer::live

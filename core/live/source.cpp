@@ -56,8 +56,9 @@ private:
 
 class SshSource : public SampleSource {
 public:
-    SshSource(ssh::Session& session, std::string root, int timeoutMs)
-        : m_session(session), m_root(std::move(root)), m_timeoutMs(timeoutMs) {}
+    SshSource(ssh::Session& session, std::string root, int timeoutMs, int countersEveryMs)
+        : m_session(session), m_root(std::move(root)), m_timeoutMs(timeoutMs),
+          m_countersEvery(countersEveryMs) {}
 
     std::optional<Sample> next(std::string* error) override {
         auto fail = [&](const std::string& why) -> std::optional<Sample> {
@@ -69,6 +70,7 @@ public:
             if (m_decoder.overflowed()) // ... unless it sent more than a sampler does
                 m_refused = "the sampler was stopped for good: " + why;
             m_decoder = {};
+            m_countersAsked.reset();
             return std::nullopt;
         };
         if (!m_refused.empty()) {
@@ -82,8 +84,14 @@ public:
                 return fail(m_session.error().message);
             log::debug(log::live, m_session.target().display(), ": sampler started");
         }
-        if (!m_stream->write("\n"))
+        // Every file on the first tick and about once every m_countersEvery; /proc/stat alone
+        // on the others.
+        const auto now = std::chrono::steady_clock::now();
+        const bool all = !m_countersAsked || now - *m_countersAsked >= m_countersEvery;
+        if (!m_stream->write(all ? "\n" : "s\n"))
             return fail(m_session.error().message);
+        if (all)
+            m_countersAsked = now;
         std::vector<SampleTexts> ticks;
         const auto deadline =
             std::chrono::steady_clock::now() + std::chrono::milliseconds(m_timeoutMs);
@@ -117,6 +125,8 @@ private:
     ssh::Session& m_session;
     std::string m_root;
     int m_timeoutMs;
+    std::chrono::milliseconds m_countersEvery;
+    std::optional<std::chrono::steady_clock::time_point> m_countersAsked;
     std::unique_ptr<ssh::Stream> m_stream;
     SampleDecoder m_decoder;
     std::uint64_t m_bytesBefore = 0;
@@ -130,8 +140,8 @@ std::unique_ptr<SampleSource> localSampleSource(std::string root) {
 }
 
 std::unique_ptr<SampleSource> sshSampleSource(ssh::Session& session, std::string root,
-                                              int tickTimeoutMs) {
-    return std::make_unique<SshSource>(session, std::move(root), tickTimeoutMs);
+                                              int tickTimeoutMs, int countersEveryMs) {
+    return std::make_unique<SshSource>(session, std::move(root), tickTimeoutMs, countersEveryMs);
 }
 
 } // namespace coresteer::live

@@ -47,8 +47,16 @@ inline std::chrono::steady_clock::time_point nextTick(std::chrono::steady_clock:
 
 // Reads <root>/proc/{uptime,stat,softirqs,interrupts,net/dev} on each tick.
 std::unique_ptr<SampleSource> localSampleSource(std::string root);
-// The sampler awk over `session` (which must outlive the source), under `root` on the router.
+// How often the SSH source asks for /proc/softirqs, /proc/interrupts and /proc/net/dev: the
+// ticks between read /proc/stat alone (stream.h), and their IRQ, softirq and interface rates
+// are held (computeRates). Those three files are most of what a tick costs the router
+// (tests/bench/sampler_cost.sh); per-core load stays at the full rate.
+inline constexpr int kCountersEveryMs = 950;
+
+// The sampler awk over `session` (which must outlive the source), under `root` on the router:
+// every file on the first tick and then about every `countersEveryMs` (0: on every tick).
 std::unique_ptr<SampleSource> sshSampleSource(ssh::Session& session, std::string root,
-                                              int tickTimeoutMs = 5000);
+                                              int tickTimeoutMs = 5000,
+                                              int countersEveryMs = kCountersEveryMs);
 
 } // namespace coresteer::live

@@ -124,12 +124,19 @@ std::string SampleEncoder::encode(const SampleTexts& t) {
     std::string out = "T ";
     const auto up = awkFields(t.uptime);
     out += up.empty() ? std::string("0") : up.front();
-    out += '\n';
+    const bool statOnly = !t.countersUptime.empty();
+    out += statOnly ? " s\n" : "\n";
     m_seen.clear();
     read('s', t.stat, out);
-    read('q', t.softirqs, out);
-    read('i', t.interrupts, out);
-    read('n', t.netdev, out);
+    if (statOnly) { // the other files were not read: their lines stay as they were
+        for (const auto& [key, line] : m_lines)
+            if (key.front() != 's')
+                m_seen[key] = true;
+    } else {
+        read('q', t.softirqs, out);
+        read('i', t.interrupts, out);
+        read('n', t.netdev, out);
+    }
     for (auto it = m_lines.begin(); it != m_lines.end();) {
         if (m_seen.count(it->first)) {
             ++it;
@@ -143,7 +150,8 @@ std::string SampleEncoder::encode(const SampleTexts& t) {
 }
 
 SampleDecoder::SampleDecoder(const State& state)
-    : m_uptime(state.m_uptime), m_kept(state.m_kept), m_lineNo(state.m_lineNo),
+    : m_uptime(state.m_uptime), m_countersUptime(state.m_countersUptime),
+      m_statOnly(state.m_statOnly), m_kept(state.m_kept), m_lineNo(state.m_lineNo),
       m_bytes(state.m_bytes) {
     for (std::size_t k = 0; k < m_sources.size(); ++k) {
         m_sources[k].file = state.m_sources[k].file;
@@ -152,11 +160,19 @@ SampleDecoder::SampleDecoder(const State& state)
     }
 }
 
+std::string SampleDecoder::countersUptime() const {
+    if (!m_statOnly)
+        return {};
+    return m_countersUptime.empty() ? std::string("?") : m_countersUptime;
+}
+
 SampleDecoder::State SampleDecoder::state() const {
     State st;
     for (std::size_t k = 0; k < m_sources.size(); ++k)
         st.m_sources[k] = {m_sources[k].file, m_sources[k].lines.freeze()};
     st.m_uptime = m_uptime;
+    st.m_countersUptime = m_countersUptime;
+    st.m_statOnly = m_statOnly;
     st.m_lineNo = m_lineNo;
     st.m_bytes = m_bytes;
     st.m_kept = m_kept;
@@ -164,7 +180,8 @@ SampleDecoder::State SampleDecoder::state() const {
 }
 
 std::size_t SampleDecoder::State::bytes(const State* before) const {
-    std::size_t n = sizeof *this + (m_uptime.capacity() > 15 ? m_uptime.capacity() : 0);
+    std::size_t n = sizeof *this + (m_uptime.capacity() > 15 ? m_uptime.capacity() : 0) +
+                    (m_countersUptime.capacity() > 15 ? m_countersUptime.capacity() : 0);
     for (std::size_t k = 0; k < m_sources.size(); ++k) {
         const auto& src = m_sources[k];
         const auto* then = before ? &before->m_sources[k] : nullptr;
@@ -356,7 +373,13 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>* ticks, st
             return fail("a tick started inside a tick");
         if (l.size() < 3 || l[1] != ' ')
             return fail("bad tick header");
-        m_uptime = std::string(l.substr(2));
+        // "T <uptime>", or "T <uptime> s" for a tick that read /proc/stat alone.
+        const auto up = l.substr(2);
+        const auto sp = up.find(' ');
+        if (sp != up.npos && up.substr(sp) != " s")
+            return fail("bad tick header");
+        m_uptime = std::string(up.substr(0, sp));
+        m_statOnly = sp != up.npos;
         m_inTick = true;
         for (auto& c : m_changes) {
             c.changed = c.structural = false;
@@ -377,8 +400,11 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>* ticks, st
             return overflow("more than " + std::to_string(m_limits.pendingTicks) +
                                 " ticks at once: the router sends ticks that were not asked for",
                             error);
+        if (!m_statOnly)
+            m_countersUptime = m_uptime;
         if (ticks)
-            ticks->push_back({m_uptime + "\n", text('s'), text('q'), text('i'), text('n')});
+            ticks->push_back(
+                {m_uptime + "\n", text('s'), text('q'), text('i'), text('n'), countersUptime()});
         if (ended)
             ++*ended;
         return true;

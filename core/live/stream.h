@@ -8,7 +8,10 @@
 // /proc/interrupts and /proc/net/dev, each whole with one getline, forks nothing, and prints
 // only the files that changed since the last tick:
 //
-//   T <uptime>                   starts a tick
+//   T <uptime>                   starts a tick that read every file
+//   T <uptime> s                 starts a tick that read /proc/stat alone (asked by a tick line
+//                                "s"): the other files' counters are as the last whole tick
+//                                read them, at its uptime
 //   F<source> <n>                the file's text follows: exactly n bytes, whole lines
 //   E                            ends the tick
 //   X <file>                     the tick could not start: <file> is unreadable
@@ -20,6 +23,8 @@
 //   =<key>\t<i>:<v> <i>:<v> ...  fields of a known line that changed (1-based; recordings)
 //   -<key>                       a line that is gone (an IRQ freed, a CPU offline)
 //
+// The client asks for the other files about once a second (SshSource): /proc/stat is all the
+// per-core load needs, and the others are most of what a tick costs the router.
 // Sources are s (stat), q (softirqs), i (interrupts) and n (net/dev); keys are the source, ':'
 // and the line's first field. The decoder rebuilds each file's text and hands it to the
 // snapshot parsers, so a router's bytes get the same checks here as anywhere else.
@@ -143,6 +148,11 @@ public:
     // text of a source's file as the sampler read it. With `lineOf`, lineOf[n] is the position
     // of the text's line n + 1 (npos for the lines of a file that came whole).
     const std::string& uptime() const { return m_uptime; }
+    // The last tick read /proc/stat alone; countersUptime() is then the uptime of the last tick
+    // that read the other files ("?" when none has), and "" after a tick that read them all
+    // (SampleTexts::countersUptime).
+    bool statOnly() const { return m_statOnly; }
+    std::string countersUptime() const;
     const Changes& changes(std::size_t k) const { return m_changes[k]; }
     std::string text(char source, std::vector<std::size_t>* lineOf = nullptr) const;
     // The text of the line at `position` of a source (without its newline).
@@ -178,6 +188,8 @@ private:
     std::array<Changes, 4> m_changes;
     std::size_t m_keys = 0; // lines in all sources
     std::string m_uptime;
+    std::string m_countersUptime; // of the last tick that read every file
+    bool m_statOnly = false;
     bool m_inTick = false;
     bool m_unreadable = false;
     bool m_overflowed = false;
@@ -195,7 +207,8 @@ class SampleDecoder::State {
         LineStore::Frozen lines;
     };
     std::array<Source, 4> m_sources;
-    std::string m_uptime;
+    std::string m_uptime, m_countersUptime;
+    bool m_statOnly = false;
     std::uint64_t m_lineNo = 0, m_bytes = 0;
     std::size_t m_kept = 0;
 

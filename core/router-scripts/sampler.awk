@@ -20,6 +20,10 @@
 #    line now; a changed or new line is sent whole, as "+key<tab>line"; a key can only have
 #    gone when a new one came or the count of keyed lines changed, and only then are the keys
 #    worked out for every line, each key gone sent as "-key".
+# A tick line "s" asks for /proc/stat alone (and the uptime): softirqs, interrupts and net/dev
+# are the costly files to make and read (tests/bench/sampler_cost.sh), and the client asks for
+# them about once a second. Such a tick starts "T <uptime> s", so that the client knows that
+# their counters are as the last whole tick read them.
 # The C++ SampleEncoder (recordings) keeps the lines under the same keys, and sends the fields
 # that changed: there the size of a file matters, and the CPU is this machine.
 # No single quote in this file: the program goes to the router inside one (shellQuote).
@@ -142,28 +146,31 @@ BEGIN {
         next
     }
     close(U)
-    o = "T " substr(up, 1, index(up, " ") - 1) "\n"
+    only = $0 == "s"
+    o = "T " substr(up, 1, index(up, " ") - 1) (only ? " s" : "") "\n"
     if ("s" in big) lines(LS, "s", S)
     else {
         x = whole(S)
         if (i = index(x, "\nintr")) x = substr(x, 1, i)
         put(LS, "s", S, x)
     }
-    if ("q" in big) lines(LQ, "q", Q)
-    else {
-        x = whole(Q)
-        if ((i = index(x, "NET_RX:")) && (j = index(substr(x, i), "\n"))) x = substr(x, 1, i + j - 1)
-        put(LQ, "q", Q, x)
+    if (!only) {
+        if ("q" in big) lines(LQ, "q", Q)
+        else {
+            x = whole(Q)
+            if ((i = index(x, "NET_RX:")) && (j = index(substr(x, i), "\n"))) x = substr(x, 1, i + j - 1)
+            put(LQ, "q", Q, x)
+        }
+        if ("i" in big) lines(LI, "i", I)
+        else {
+            x = whole(I)
+            if (A == "" && x != "") A = arch(x)
+            if (A != "." && (i = index(x, A))) x = substr(x, 1, i)
+            put(LI, "i", I, x)
+        }
+        if ("n" in big) lines(LN, "n", N)
+        else put(LN, "n", N, whole(N))
     }
-    if ("i" in big) lines(LI, "i", I)
-    else {
-        x = whole(I)
-        if (A == "" && x != "") A = arch(x)
-        if (A != "." && (i = index(x, A))) x = substr(x, 1, i)
-        put(LI, "i", I, x)
-    }
-    if ("n" in big) lines(LN, "n", N)
-    else put(LN, "n", N, whole(N))
     if (B) RS = "\n"
     # One write for the whole tick, so one SSH packet.
     printf "%s", o "E\n"

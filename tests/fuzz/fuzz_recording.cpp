@@ -12,16 +12,20 @@ using namespace coresteer;
 using namespace coresteer::live;
 
 // The rates of a recording that reads, as every tick's files rebuilt whole and parsed whole
-// give them: what Replay must give, which keeps its parse up to date line by line instead.
+// give them: what Replay must give, which keeps its parse up to date line by line instead (the
+// rates of a tick that read /proc/stat alone holding those before it, up to a gap).
 std::vector<Rates> ratesParsedWhole(const Recording& r) {
     std::vector<Rates> out;
     SampleDecoder decoder;
     std::optional<Sample> last;
+    std::optional<Rates> held;
     text::LineReader lines(r.events);
     std::string_view l;
     while (lines.next(l)) {
-        if (l.front() == 'G')
+        if (l.front() == 'G') {
             last.reset();
+            held.reset();
+        }
         if (std::string_view("T+=-E").find(l.front()) == std::string_view::npos)
             continue;
         std::vector<SampleTexts> ticks;
@@ -33,9 +37,13 @@ std::vector<Rates> ratesParsedWhole(const Recording& r) {
         auto s = parseSample(ticks.front(), d);
         if (!s)
             std::abort();
+        std::optional<Rates> rates;
         if (last)
-            if (auto rates = computeRates(*last, *s))
-                out.push_back(std::move(*rates));
+            rates = computeRates(*last, *s, held ? &*held : nullptr);
+        if (rates)
+            out.push_back(*rates);
+        if (rates || !decoder.statOnly())
+            held = std::move(rates); // Replay::noteTick
         last = std::move(s);
     }
     return out;

@@ -9,10 +9,11 @@
 #include <vector>
 
 // What a router's sampler prints, from anyone and in pieces of any size (the first byte sets
-// the size): decoded, every tick parsed, and rates taken between ticks, without a crash. The
-// second byte picks caps small enough for fuzzed input to reach: while the decoder takes what
-// it is fed, it keeps no more than the cap on one tick and hands over no more ticks at once
-// than its cap on pending ticks; past a cap it fails and says so.
+// the size): decoded, every tick parsed, and rates taken between ticks (held over the ticks that
+// read /proc/stat alone), without a crash. The second byte picks caps small enough for fuzzed
+// input to reach: while the decoder takes what it is fed, it keeps no more than the cap on one
+// tick and hands over no more ticks at once than its cap on pending ticks; past a cap it fails
+// and says so.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2)
         return 0;
@@ -26,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     coresteer::live::SampleDecoder decoder(limits);
     std::string error;
     std::optional<coresteer::live::Sample> last;
+    std::optional<coresteer::live::Rates> held; // for ticks of /proc/stat alone
     while (!rest.empty()) {
         const auto n = std::min(piece, rest.size());
         std::vector<coresteer::live::SampleTexts> ticks;
@@ -40,8 +42,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const auto& t : ticks) {
             coresteer::Diagnostics d;
             auto s = coresteer::live::parseSample(t, d);
-            if (s && last)
-                (void)coresteer::live::computeRates(*last, *s);
+            if (s && last) {
+                auto r = coresteer::live::computeRates(*last, *s, held ? &*held : nullptr);
+                // Counter rates only over time that went forward, held or not.
+                if (r && !r->irqs.empty() && !(r->countersEnd > r->countersStart))
+                    std::abort();
+                held = std::move(r);
+            }
             if (s)
                 last = std::move(s);
         }

@@ -85,11 +85,28 @@ TEST_P(Ssh, LiveSamplerOverOneChannel) {
     const auto b = remote->next(&error);
     ASSERT_TRUE(b) << error;
     EXPECT_DOUBLE_EQ(b->uptime, 500.10);
-    EXPECT_EQ(remote->bytesIn() - first, std::string("T 500.10\nE\n").size());
+    // The second tick, well within a second of the first, read /proc/stat alone: its other
+    // counters are the first tick's, at the first tick's uptime, and hold no new rates.
+    EXPECT_DOUBLE_EQ(b->countersUptime, 500.00);
+    EXPECT_EQ(b->interrupts.rows.size(), a->interrupts.rows.size());
+    EXPECT_EQ(remote->bytesIn() - first, std::string("T 500.10 s\nE\n").size());
+    const auto r = computeRates(*a, *b);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->countersEnd, 0);
+    EXPECT_TRUE(r->irqs.empty());
+    EXPECT_TRUE(r->interfaces.empty());
     std::printf("sampler over %s: first tick %llu bytes, an idle tick %llu bytes\n",
                 GetParam() == Server::OpenSsh ? "sshd" : "dropbear",
                 static_cast<unsigned long long>(first),
                 static_cast<unsigned long long>(remote->bytesIn() - first));
+    // Asked for every file on every tick, an idle tick is as short.
+    auto every = sshSampleSource(s, root.string(), 5000, 0);
+    ASSERT_TRUE(every->next(&error)) << error;
+    const auto everyFirst = every->bytesIn();
+    const auto c = every->next(&error);
+    ASSERT_TRUE(c) << error;
+    EXPECT_LT(c->countersUptime, 0);
+    EXPECT_EQ(every->bytesIn() - everyFirst, std::string("T 500.10\nE\n").size());
     // A root without the files is an error naming /proc/stat, not a crash; the next tick tries
     // again with a new channel.
     auto broken = sshSampleSource(s, (m_tmp / "nothing").string(), 3000);

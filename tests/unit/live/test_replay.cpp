@@ -89,6 +89,25 @@ SampleTexts busyRouter(int k) {
 
 constexpr int kBusyTicks = 1200;
 
+// From tick 400 to 700 the router reads every file only on ticks 403, 413, 423, ... and
+// /proc/stat alone on the others (as the live sampler does): the rates of those ticks hold the
+// last IRQ, softirq and interface rates, across the gap at 600 and CPU2 going offline at 420.
+bool statOnly(int k) {
+    return k >= 400 && k < 700 && k % 10 != 3;
+}
+
+SampleTexts busyTick(int k) {
+    auto t = busyRouter(k);
+    if (!statOnly(k))
+        return t;
+    const auto whole = busyRouter(k - (k % 10 + 10 - 3) % 10);
+    t.softirqs = whole.softirqs;
+    t.interrupts = whole.interrupts;
+    t.netdev = whole.netdev;
+    t.countersUptime = whole.uptime.substr(0, whole.uptime.find(' '));
+    return t;
+}
+
 // The recording of busyRouter, with latency probes, phases and a gap; and the rates the ticks
 // give when every tick's files are rebuilt whole and parsed whole (what a replay did before it
 // kept its parse up to date), by tick.
@@ -104,6 +123,7 @@ const BusyRecording& busyRecording() {
         SampleEncoder encoder;
         SampleDecoder decoder;
         std::optional<Sample> last;
+        std::optional<Rates> held;
         for (int k = 0; k < kBusyTicks; ++k) {
             const double t = k * 0.1;
             if (k % 180 == 0)
@@ -111,8 +131,9 @@ const BusyRecording& busyRecording() {
             if (k == 600) {
                 w.gap(t);
                 last.reset();
+                held.reset();
             }
-            const auto texts = busyRouter(k);
+            const auto texts = busyTick(k);
             w.sample(t, texts);
             if (k % 5 == 0)
                 w.latency(t, 3.0 + k % 7);
@@ -122,9 +143,12 @@ const BusyRecording& busyRecording() {
             Diagnostics d;
             auto s = parseSample(ticks.back(), d);
             EXPECT_TRUE(s);
+            EXPECT_EQ(s->countersUptime < 0, !statOnly(k)) << k;
             if (last)
-                if (auto rates = computeRates(*last, *s))
+                if (auto rates = computeRates(*last, *s, held ? &*held : nullptr)) {
+                    held = rates;
                     out.rates[k] = std::move(*rates);
+                }
             last = std::move(s);
         }
         out.text = w.text();
@@ -165,6 +189,22 @@ TEST(Recording, ReplayKeepsItsParseUpToDateWithTheSameRatesAsParsingEveryTickWho
     }
     EXPECT_EQ(rates, busy.rates.size());
     EXPECT_GT(resets, 0u);
+    // A tick of /proc/stat alone holds the IRQ, softirq and interface rates of the last whole
+    // tick (413's, between 403 and 413), its core loads its own; none just after the gap,
+    // until a whole tick (603) gives them again, over the second since the last (593).
+    const auto& held = busy.rates.at(417);
+    EXPECT_DOUBLE_EQ(held.start, 3041.6);
+    EXPECT_DOUBLE_EQ(held.countersStart, 3040.3);
+    EXPECT_DOUBLE_EQ(held.countersEnd, 3041.3);
+    EXPECT_FALSE(held.cores.empty());
+    EXPECT_EQ(held.irqs, busy.rates.at(413).irqs);
+    EXPECT_EQ(held.interfaces, busy.rates.at(413).interfaces);
+    ASSERT_TRUE(held.irq(100));
+    EXPECT_GT(held.irq(100)->total, 0);
+    EXPECT_TRUE(busy.rates.at(601).irqs.empty());
+    EXPECT_FALSE(busy.rates.at(601).cores.empty());
+    EXPECT_DOUBLE_EQ(busy.rates.at(603).countersStart, 3059.3);
+    EXPECT_FALSE(busy.rates.at(603).irqs.empty());
 }
 
 TEST(Recording, SeekGivesExactlyWhatPlayingFromTheStartGives) {

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -94,6 +95,59 @@ TEST(LiveRates, ResetCountersOfflineCpusAndAStoppedClockGiveNoBogusRates) {
     EXPECT_EQ(r->cores[0].cpu, 0);
     EXPECT_FALSE(r->irq(45));
     EXPECT_EQ(r->resets, 1);
+}
+
+// Ticks that read /proc/stat alone (their other counters read at an earlier uptime): core
+// loads between the two ticks, IRQ rates between the times the counters were read, held on
+// the ticks between from the rates before; none where nothing was read yet or nothing held.
+TEST(LiveRates, TicksOfStatAloneHoldTheCounterRatesOfTheLastWholeTick) {
+    const std::string irq0 = "           CPU0       CPU1\n 45:  1000  0  GICv3 100 Level eth0\n";
+    const std::string irq1 = "           CPU0       CPU1\n 45:  3000  0  GICv3 100 Level eth0\n";
+    auto statOnly = [](Sample s, double countersUptime) {
+        s.countersUptime = countersUptime;
+        return s;
+    };
+    const auto w0 = sample(10.0, kStat0, irq0);
+    const auto s1 = statOnly(sample(10.1, kStat1, irq0), 10.0);
+    const auto s2 = statOnly(sample(10.2, kStat1, irq0), 10.0);
+    const auto w1 = sample(12.0, kStat0, irq1);
+    const auto s3 = statOnly(sample(12.5, kStat1, irq1), 12.0);
+    EXPECT_DOUBLE_EQ(s1.countersAt(), 10.0);
+    EXPECT_DOUBLE_EQ(w1.countersAt(), 12.0);
+
+    const auto r1 = computeRates(w0, s1);
+    ASSERT_TRUE(r1);
+    EXPECT_DOUBLE_EQ(r1->core(0)->softirq, 1.0); // the tick's own core loads
+    EXPECT_FALSE(r1->irq(45));
+    EXPECT_EQ(r1->countersEnd, 0);
+    // Between the whole ticks: 2000 in the two seconds since the counters were read at 10.0,
+    // though the tick before read /proc/stat alone at 10.2.
+    const auto r2 = computeRates(s2, w1, &*r1);
+    ASSERT_TRUE(r2);
+    EXPECT_DOUBLE_EQ(r2->seconds(), 1.8);
+    EXPECT_DOUBLE_EQ(r2->countersStart, 10.0);
+    EXPECT_DOUBLE_EQ(r2->countersEnd, 12.0);
+    ASSERT_TRUE(r2->irq(45));
+    EXPECT_DOUBLE_EQ(r2->irq(45)->perCpu[0], 1000.0);
+    // Held on the next tick of stat alone; not from rates that end elsewhere.
+    const auto r3 = computeRates(w1, s3, &*r2);
+    ASSERT_TRUE(r3);
+    EXPECT_DOUBLE_EQ(r3->start, 12.0);
+    EXPECT_DOUBLE_EQ(r3->countersEnd, 12.0);
+    ASSERT_TRUE(r3->irq(45));
+    EXPECT_DOUBLE_EQ(r3->irq(45)->perCpu[0], 1000.0);
+    EXPECT_FALSE(computeRates(w1, s3, &*r1)->irq(45));
+    EXPECT_FALSE(computeRates(w1, s3)->irq(45));
+    // Counters no tick has read yet (NaN): core loads only.
+    const auto r4 = computeRates(statOnly(sample(1.0, kStat0), std::nan("")),
+                                 statOnly(sample(2.0, kStat1, irq1), std::nan("")), &*r2);
+    ASSERT_TRUE(r4);
+    EXPECT_EQ(r4->cores.size(), 2u);
+    EXPECT_FALSE(r4->irq(45));
+    EXPECT_TRUE(std::isnan(parseCountersUptime("?")));
+    EXPECT_TRUE(std::isnan(parseCountersUptime("12x")));
+    EXPECT_DOUBLE_EQ(parseCountersUptime("12.5"), 12.5);
+    EXPECT_LT(parseCountersUptime(""), 0);
 }
 
 // The pace of a monitor: on schedule while it keeps up, including a tick late by less than a

@@ -47,6 +47,8 @@ TEST(SampleDecoder, RefusesWhatTheSamplerDoesNotPrint) {
         "T 1.0\nFs 99999999999\n",                  // a file larger than any /proc file
         "T 1.0\nFs 3\nabc",                         // a file that is not whole lines
         "T 1.0\nFs\n",                              // no size
+        "T 1.0 x\nE\n",                             // a tick of an unknown kind
+        "T 1.0 s s\nE\n",                           // ... or of two
     };
     for (const auto& b : bad) {
         SampleDecoder dec;
@@ -84,6 +86,54 @@ TEST(SampleDecoder, FilesWholeInAnyPieces) {
     std::string error;
     EXPECT_FALSE(dec.feed(second.substr(0, second.size() - 2) + "?\n", ticks, &error));
     EXPECT_NE(error.find("sampler line 9: unknown record"), std::string::npos) << error;
+}
+
+// Ticks of /proc/stat alone ("T <uptime> s"): the other files stay as the last whole tick
+// left them, whose uptime each such tick carries ("?" before any), across the decoder's state;
+// the encoder writes such a tick the same way from texts that say so.
+TEST(SampleDecoder, TicksOfStatAloneKeepTheOtherFilesAndSayWhenTheyWereRead) {
+    const std::string whole =
+        "T 5.00\n+s:cpu0\tcpu0 1 1 1 1\n+i:H\tCPU0\n+i:45:\t45: 7 GICv3 eth0\nE\n";
+    const std::string statOnly = "T 5.10 s\n+s:cpu0\tcpu0 2 1 1 1\nE\n";
+    SampleDecoder dec;
+    std::vector<SampleTexts> ticks;
+    // One tick at a time, as they are asked for.
+    auto feed = [&](SampleDecoder& d, const std::string& text) {
+        std::vector<SampleTexts> now;
+        std::string error;
+        EXPECT_TRUE(d.feed(text, now, &error)) << error;
+        ticks.insert(ticks.end(), now.begin(), now.end());
+    };
+    feed(dec, "T 4.90 s\nE\n");
+    feed(dec, whole);
+    feed(dec, statOnly);
+    ASSERT_EQ(ticks.size(), 3u);
+    EXPECT_EQ(ticks[0].countersUptime, "?");
+    EXPECT_EQ(ticks[1].countersUptime, "");
+    EXPECT_EQ(ticks[2].uptime, "5.10\n");
+    EXPECT_EQ(ticks[2].countersUptime, "5.00");
+    EXPECT_EQ(ticks[2].stat, "cpu0 2 1 1 1\n");
+    EXPECT_EQ(ticks[2].interrupts, ticks[1].interrupts);
+    EXPECT_TRUE(dec.statOnly());
+    SampleDecoder again(dec.state());
+    feed(again, "T 5.20 s\nE\n");
+    feed(again, "T 5.30\nE\n");
+    ASSERT_EQ(ticks.size(), 5u);
+    EXPECT_EQ(ticks[3].countersUptime, "5.00");
+    EXPECT_EQ(ticks[4].countersUptime, "");
+    Diagnostics d;
+    const auto parsed = parseSample(ticks[2], d);
+    ASSERT_TRUE(parsed);
+    EXPECT_DOUBLE_EQ(parsed->countersUptime, 5.0);
+    EXPECT_DOUBLE_EQ(parsed->countersAt(), 5.0);
+
+    // Encoded again: the same records, and the other files' lines are not taken for gone.
+    SampleEncoder enc;
+    EXPECT_EQ(enc.encode(ticks[1]), whole);
+    auto t = ticks[2];
+    t.interrupts.clear(); // what a tick of stat alone did not read is not looked at
+    EXPECT_EQ(enc.encode(t), "T 5.10 s\n=s:cpu0\t2:2\nE\n");
+    EXPECT_EQ(enc.encode(ticks[4]), "T 5.30\nE\n");
 }
 
 // A router that starts a tick and never ends it: the decoder takes at most kMaxTickBytes of it,
@@ -252,9 +302,10 @@ public:
         int st = 0;
         ::waitpid(m_pid, &st, 0);
     }
-    // One tick: writes a line, reads until the decoder has the tick.
-    std::optional<SampleTexts> tick(std::string* error) {
-        if (::write(m_in, "\n", 1) != 1)
+    // One tick: writes a tick line ("s": /proc/stat alone), reads until the decoder has it.
+    std::optional<SampleTexts> tick(std::string* error, const std::string& line = "") {
+        const std::string l = line + "\n";
+        if (::write(m_in, l.data(), l.size()) != static_cast<ssize_t>(l.size()))
             return std::nullopt;
         std::vector<SampleTexts> ticks;
         char buf[65536];
@@ -461,10 +512,11 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
         return out;
     };
     // The records a tick holds: "F" records for files sent whole, the rest by line.
-    auto expected = [&](std::vector<std::string> byLine, std::vector<std::string> byFile) {
+    auto expected = [&](std::vector<std::string> byLine, std::vector<std::string> byFile,
+                        const std::string& header = "T 1001.00") {
         byLine.insert(byLine.end(), byFile.begin(), byFile.end());
         byLine.push_back("E");
-        byLine.push_back("T 1001.00");
+        byLine.push_back(header);
         std::sort(byLine.begin(), byLine.end());
         return byLine;
     };
@@ -532,6 +584,31 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     EXPECT_EQ(p.bytes() - before, std::string("T 1001.00\nE\n").size());
     ASSERT_TRUE(local->next(&error)) << error;
     EXPECT_EQ(encoder.encode(local->lastTexts()), "T 1001.00\nE\n");
+
+    // A tick of /proc/stat alone reads nothing else: an IRQ that moved is not sent, and the
+    // tick says when the counters it carries were read; the next whole tick sends it.
+    std::ofstream(root / "proc/uptime") << "1001.10 7007.70\n";
+    const auto stat5 = bump(slurp(root / "proc/stat"), "cpu2 ", 7, 10);
+    std::ofstream(root / "proc/stat") << stat5;
+    std::ofstream(root / "proc/interrupts") << irqs;
+    const auto t5 = p.tick(&error, "s");
+    ASSERT_TRUE(t5) << error;
+    EXPECT_EQ(t5->countersUptime, "1001.00");
+    EXPECT_EQ(t5->interrupts, t3->interrupts);
+    EXPECT_EQ(records(), statWhole ? expected({}, {"Fs"}, "T 1001.10 s")
+                                   : expected({"+s:cpu2"}, {}, "T 1001.10 s"));
+    const auto s5 = parseSample(*t5, d);
+    ASSERT_TRUE(s5);
+    const auto r5 = computeRates(*b, *s5, &*r);
+    ASSERT_TRUE(r5);
+    EXPECT_DOUBLE_EQ(r5->irq(141)->perCpu[2], 5000.0); // held: 141 went back since, unread
+    std::ofstream(root / "proc/uptime") << "1001.20 7007.70\n";
+    const auto t6 = p.tick(&error);
+    ASSERT_TRUE(t6) << error;
+    EXPECT_EQ(t6->countersUptime, "");
+    check(*t6);
+    EXPECT_EQ(records(), irqsWhole ? expected({}, {"Fi"}, "T 1001.20")
+                                   : expected({"+i:141:", "-i:64:"}, {}, "T 1001.20"));
 }
 
 // A router whose /proc/uptime cannot be read: the tick says so (X), the sampler stays, and the
