@@ -182,6 +182,7 @@ private:
     // After each tick: the time of the last whole one, and m_held dropped when it has no rates.
     void noteTick(double t, bool rated);
     void replayWholeTick(double t);
+    const ReplayCheckpoint* checkpointBefore(double t) const;
     // Starts again from a checkpoint, or from the beginning (nullptr).
     void restart(const ReplayCheckpoint* from);
     // Reads the whole recording, leaving checkpoints in `index` (readRecording).

@@ -43,18 +43,20 @@ bool Replay::next(ReplayEvent& e) {
     return advance(&e, std::numeric_limits<double>::infinity());
 }
 
+// The last checkpoint with no event as late as `t` before it (their times only grow).
+const ReplayCheckpoint* Replay::checkpointBefore(double t) const {
+    if (!m_rec.index)
+        return nullptr;
+    const auto& cps = m_rec.index->checkpoints;
+    const auto it = std::partition_point(cps.begin(), cps.end(),
+                                         [t](const ReplayCheckpoint& c) { return c.latest < t; });
+    return it == cps.begin() ? nullptr : &*std::prev(it);
+}
+
 bool Replay::seek(double t) {
     if (!m_error.empty())
         return false;
-    // The last checkpoint with no event as late as `t` before it (their times only grow).
-    const ReplayCheckpoint* from = nullptr;
-    if (m_rec.index) {
-        const auto& cps = m_rec.index->checkpoints;
-        const auto it = std::partition_point(
-            cps.begin(), cps.end(), [t](const ReplayCheckpoint& c) { return c.latest < t; });
-        if (it != cps.begin())
-            from = &*std::prev(it);
-    }
+    const ReplayCheckpoint* from = checkpointBefore(t);
     // Going on from here does as well when nothing read so far is as late as `t` and here is
     // not before that checkpoint.
     const bool onFromHere =
@@ -76,15 +78,7 @@ bool Replay::seek(double t) {
 // before that tick and play on to `t`, making rates and giving no events.
 void Replay::replayWholeTick(double t) {
     const double whole = m_wholeTickTime;
-    const ReplayCheckpoint* from = nullptr;
-    if (m_rec.index) {
-        const auto& cps = m_rec.index->checkpoints;
-        const auto it = std::partition_point(cps.begin(), cps.end(),
-                                             [whole](const auto& c) { return c.latest < whole; });
-        if (it != cps.begin())
-            from = &*std::prev(it);
-    }
-    restart(from);
+    restart(checkpointBefore(whole));
     advance(nullptr, whole, m_rec.index != nullptr);
     if (m_error.empty() && m_stale)
         parseAll();

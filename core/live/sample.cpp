@@ -28,10 +28,9 @@ std::optional<double> parseUptime(std::string_view text, Diagnostics& diag) {
 double parseCountersUptime(std::string_view text) {
     if (text.empty())
         return -1;
-    const std::string t(text);
-    char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    return end && *end == '\0' && v >= 0 && v <= 1e10 ? v : std::nan("");
+    Diagnostics ignored; // the same uptime, already checked (or "?": none)
+    const auto v = parseUptime(text, ignored);
+    return v ? *v : std::nan("");
 }
 
 bool parseSampleFile(char source, std::string_view text, Sample& s, Diagnostics& diag) {

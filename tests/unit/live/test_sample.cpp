@@ -146,6 +146,11 @@ TEST(LiveRates, TicksOfStatAloneHoldTheCounterRatesOfTheLastWholeTick) {
     EXPECT_FALSE(r4->irq(45));
     EXPECT_TRUE(std::isnan(parseCountersUptime("?")));
     EXPECT_TRUE(std::isnan(parseCountersUptime("12x")));
+    // What a hostile router could put there: no time at all.
+    for (const char* bad :
+         {"$(reboot)", "1e400", "nan", "inf", "-1", "1.0\xe2\x80\xa8", "\xff\xfe", "'; rm -rf /'"})
+        EXPECT_TRUE(std::isnan(parseCountersUptime(bad))) << bad;
+    EXPECT_TRUE(std::isnan(parseCountersUptime(std::string(100000, '9'))));
     EXPECT_DOUBLE_EQ(parseCountersUptime("12.5"), 12.5);
     EXPECT_LT(parseCountersUptime(""), 0);
 }

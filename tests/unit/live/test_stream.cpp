@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -134,6 +135,24 @@ TEST(SampleDecoder, TicksOfStatAloneKeepTheOtherFilesAndSayWhenTheyWereRead) {
     t.interrupts.clear(); // what a tick of stat alone did not read is not looked at
     EXPECT_EQ(enc.encode(t), "T 5.10 s\n=s:cpu0\t2:2\nE\n");
     EXPECT_EQ(enc.encode(ticks[4]), "T 5.30\nE\n");
+
+    // A hostile router's uptimes: the tick decodes, and its sample is refused naming the file,
+    // with the bytes shown printable; the time its counters were read is no time at all.
+    SampleDecoder hostile;
+    ticks.clear();
+    feed(hostile, "T $(reboot)\xe2\x80\xa8\nE\n");
+    feed(hostile, "T 5.10\xff s\nE\n");
+    ASSERT_EQ(ticks.size(), 2u);
+    for (const auto& h : ticks) {
+        Diagnostics bad;
+        EXPECT_FALSE(parseSample(h, bad));
+        ASSERT_FALSE(bad.entries().empty());
+        const auto message = bad.entries().front().toString();
+        EXPECT_NE(message.find("proc/uptime"), std::string::npos) << message;
+        EXPECT_EQ(message.find('\xff'), std::string::npos) << message;
+        EXPECT_EQ(message.find("\xe2\x80\xa8"), std::string::npos) << message;
+    }
+    EXPECT_TRUE(std::isnan(parseCountersUptime(ticks[1].countersUptime)));
 }
 
 // A router that starts a tick and never ends it: the decoder takes at most kMaxTickBytes of it,
