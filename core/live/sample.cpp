@@ -33,6 +33,26 @@ double parseCountersUptime(std::string_view text) {
     return v ? *v : std::nan("");
 }
 
+std::optional<double> estimateUptime(double since, const ProcStat& sinceStat, const ProcStat& stat,
+                                     double after, double atMostSeconds) {
+    constexpr double kUserHz = 100;
+    double sum = 0;
+    int n = 0;
+    for (const auto& c : stat.cpus) {
+        const auto* then = sinceStat.cpu(c.cpu);
+        if (!then || c.total() < then->total())
+            continue; // came online since, or its counters went back (offline and on again)
+        sum += static_cast<double>(c.total() - then->total());
+        ++n;
+    }
+    if (n == 0)
+        return std::nullopt;
+    const double seconds = sum / n / kUserHz;
+    if (!(seconds <= atMostSeconds))
+        return std::nullopt;
+    return std::max(since + seconds, after + 0.001);
+}
+
 bool parseSampleFile(char source, std::string_view text, Sample& s, Diagnostics& diag) {
     switch (source) {
     case 's':

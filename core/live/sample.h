@@ -23,7 +23,7 @@
 namespace coresteer::live {
 
 struct Sample {
-    double uptime = 0; // seconds, from /proc/uptime
+    double uptime = 0; // seconds, from /proc/uptime (or dated by estimateUptime)
     // When /proc/softirqs, /proc/interrupts and /proc/net/dev were read, where a tick read
     // /proc/stat alone (the live sampler reads them about once a second): -1 when they were
     // read with this tick, NaN when no tick has read them yet.
@@ -52,6 +52,19 @@ std::optional<double> parseUptime(std::string_view text, Diagnostics& diag);
 // SampleTexts::countersUptime as Sample::countersUptime.
 double parseCountersUptime(std::string_view text);
 bool parseSampleFile(char source, std::string_view text, Sample& s, Diagnostics& diag);
+
+// The uptime of a tick that read /proc/stat and no uptime (the live sampler's ticks between
+// whole ones, stream.h): the uptime `since` of the last tick that read one, whose /proc/stat was
+// `sinceStat`, plus how far the CPUs' times moved since then: the mean over the CPUs in both
+// of their total (user to steal) time, in the kernel's USER_HZ of 100 a second (the unit of
+// /proc/stat on every architecture a router runs; each CPU's total grows by it while online).
+// Its error is the rounding of those counters to 10 ms, as /proc/uptime's own. The result is
+// at least 1 ms after `after` (the tick before, so that time moves on) and at most
+// `atMostSeconds` after `since`. nullopt when no CPU is in both with a total that did not go
+// backwards, or when the times say more than `atMostSeconds` went by (a router's counters
+// that are not to be believed).
+std::optional<double> estimateUptime(double since, const ProcStat& sinceStat, const ProcStat& stat,
+                                     double after, double atMostSeconds);
 
 struct CoreLoad {
     int cpu = -1;

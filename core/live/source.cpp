@@ -3,6 +3,7 @@
 #include "core/live/source.h"
 
 #include "core/base/log.h"
+#include "core/base/text.h"
 #include "core/ssh/session.h"
 
 #include <chrono>
@@ -71,6 +72,7 @@ public:
                 m_refused = "the sampler was stopped for good: " + why;
             m_decoder = {};
             m_countersAsked.reset();
+            m_dated.reset();
             return std::nullopt;
         };
         if (!m_refused.empty()) {
@@ -112,11 +114,36 @@ public:
                 return fail("the sampler did not answer within " + std::to_string(m_timeoutMs) +
                             " ms");
         }
+        auto texts = std::move(ticks.back());
+        const bool dated = texts.uptime != std::string(kNoUptime) + "\n";
+        if (!dated) { // read /proc/stat alone: its time comes from the CPUs' times in it
+            if (!m_dated)
+                return fail("the sampler sent a tick without its uptime before one with it");
+            texts.uptime = text::fixed(m_dated->uptime, 2) + "\n"; // (for parseSample)
+        }
         Diagnostics d;
-        auto s = parseSample(ticks.back(), d);
+        auto s = parseSample(texts, d);
         if (!s)
             return fail(errorText(d));
-        m_texts = std::move(ticks.back());
+        if (dated) {
+            m_dated = Dated{s->uptime, s->stat, now};
+        } else {
+            // No more time went by than on this machine's clock, with a second to spare.
+            const std::chrono::duration<double> here = now - m_dated->at;
+            const auto up = estimateUptime(m_dated->uptime, m_dated->stat, s->stat, m_lastUptime,
+                                           here.count() + 1);
+            if (!up) {
+                m_countersAsked.reset(); // the next tick reads every file, the uptime with them
+                if (error)
+                    *error = "the router's /proc/stat did not say how much time went by: its "
+                             "CPUs' times went back or beyond this machine's clock";
+                return std::nullopt;
+            }
+            texts.uptime = text::fixed(*up, 3) + "\n";
+            s->uptime = parseUptime(texts.uptime, d).value_or(*up);
+        }
+        m_lastUptime = s->uptime;
+        m_texts = std::move(texts);
         return s;
     }
     std::uint64_t bytesIn() const override { return m_bytesBefore + m_decoder.bytes(); }
@@ -131,6 +158,14 @@ private:
     SampleDecoder m_decoder;
     std::uint64_t m_bytesBefore = 0;
     std::string m_refused; // why this router's sampler is not started again
+    // The last tick that read the uptime: the stat-only ticks after it are dated from it.
+    struct Dated {
+        double uptime;
+        ProcStat stat;
+        std::chrono::steady_clock::time_point at;
+    };
+    std::optional<Dated> m_dated;
+    double m_lastUptime = 0;
 };
 
 } // namespace

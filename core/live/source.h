@@ -48,9 +48,10 @@ inline std::chrono::steady_clock::time_point nextTick(std::chrono::steady_clock:
 // Reads <root>/proc/{uptime,stat,softirqs,interrupts,net/dev} on each tick.
 std::unique_ptr<SampleSource> localSampleSource(std::string root);
 // How often the SSH source asks for /proc/softirqs, /proc/interrupts and /proc/net/dev: the
-// ticks between read /proc/stat alone (stream.h), and their IRQ, softirq and interface rates
-// are held (computeRates). Those three files are most of what a tick costs the router
-// (tests/bench/sampler_cost.sh); per-core load stays at the full rate.
+// ticks between read /proc/stat alone (stream.h), with no uptime (they are dated by
+// estimateUptime), and their IRQ, softirq and interface rates are held (computeRates). Those three
+// files are most of what a tick costs the router (tests/bench/sampler_cost.sh); per-core load stays
+// at the full rate.
 inline constexpr int kCountersEveryMs = 950;
 
 // The sampler awk over `session` (which must outlive the source), under `root` on the router:

@@ -373,10 +373,13 @@ bool SampleDecoder::line(std::string_view l, std::vector<SampleTexts>* ticks, st
             return fail("a tick started inside a tick");
         if (l.size() < 3 || l[1] != ' ')
             return fail("bad tick header");
-        // "T <uptime>", or "T <uptime> s" for a tick that read /proc/stat alone.
+        // "T <uptime>", or "T <uptime> s" or "T - s" for a tick that read /proc/stat alone
+        // (the router's sampler sends "-": that tick has no uptime, see stream.h).
         const auto up = l.substr(2);
         const auto sp = up.find(' ');
         if (sp != up.npos && up.substr(sp) != " s")
+            return fail("bad tick header");
+        if (sp == up.npos && up == kNoUptime)
             return fail("bad tick header");
         m_uptime = std::string(up.substr(0, sp));
         m_statOnly = sp != up.npos;

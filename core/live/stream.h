@@ -9,9 +9,11 @@
 // only the files that changed since the last tick:
 //
 //   T <uptime>                   starts a tick that read every file
-//   T <uptime> s                 starts a tick that read /proc/stat alone (asked by a tick line
+//   T - s                        starts a tick that read /proc/stat alone (asked by a tick line
 //                                "s"): the other files' counters are as the last whole tick
-//                                read them, at its uptime
+//                                read them, at its uptime; and this tick read no uptime either:
+//                                the client dates it (estimateUptime, sample.h)
+//   T <uptime> s                 the same, dated: as a recording keeps such a tick
 //   F<source> <n>                the file's text follows: exactly n bytes, whole lines
 //   E                            ends the tick
 //   X <file>                     the tick could not start: <file> is unreadable
@@ -24,7 +26,8 @@
 //   -<key>                       a line that is gone (an IRQ freed, a CPU offline)
 //
 // The client asks for the other files about once a second (SshSource): /proc/stat is all the
-// per-core load needs, and the others are most of what a tick costs the router.
+// per-core load needs, and the others are most of what a tick costs the router. On the ticks
+// between, the awk reads no uptime either: SshSource dates them (estimateUptime).
 // Sources are s (stat), q (softirqs), i (interrupts) and n (net/dev); keys are the source, ':'
 // and the line's first field. The decoder rebuilds each file's text and hands it to the
 // snapshot parsers, so a router's bytes get the same checks here as anywhere else.
@@ -42,6 +45,10 @@
 #include <vector>
 
 namespace coresteer::live {
+
+// The uptime of a tick that read /proc/stat alone, as the router's sampler sends it: none
+// (SampleDecoder::uptime() is then this, until the client dates the tick).
+inline constexpr std::string_view kNoUptime = "-";
 
 // Files up to this many bytes go whole; longer ones by their lines.
 inline constexpr std::size_t kSamplerWholeMax = 16384;

@@ -20,10 +20,12 @@
 #    line now; a changed or new line is sent whole, as "+key<tab>line"; a key can only have
 #    gone when a new one came or the count of keyed lines changed, and only then are the keys
 #    worked out for every line, each key gone sent as "-key".
-# A tick line "s" asks for /proc/stat alone (and the uptime): softirqs, interrupts and net/dev
-# are the costly files to make and read (tests/bench/sampler_cost.sh), and the client asks for
-# them about once a second. Such a tick starts "T <uptime> s", so that the client knows that
-# their counters are as the last whole tick read them.
+# A tick line "s" asks for /proc/stat alone: softirqs, interrupts and net/dev are the costly
+# files to make and read (tests/bench/sampler_cost.sh), and the client asks for them about once
+# a second. Such a tick starts "T - s": the other counters are as the last whole tick read them,
+# and there is no uptime either (opening a file is most of what such a tick costs the router):
+# the client dates the tick by how far the CPUs' times in /proc/stat moved since the last tick
+# that read the uptime (estimateUptime, sample.h).
 # The C++ SampleEncoder (recordings) keeps the lines under the same keys, and sends the fields
 # that changed: there the size of a file matters, and the CPU is this machine.
 # No single quote in this file: the program goes to the router inside one (shellQuote).
@@ -139,15 +141,17 @@ BEGIN {
 {
     # Files are read whole, as one record: RS is a byte they never hold (until the next tick).
     if (B) RS = "\001"
-    if ((getline up < U) <= 0) {
+    only = $0 == "s"
+    if (only) o = "T - s\n"
+    else if ((getline up < U) <= 0) {
         printf "X %s\n", U
         fflush()
         RS = "\n"
         next
+    } else {
+        close(U)
+        o = "T " substr(up, 1, index(up, " ") - 1) "\n"
     }
-    close(U)
-    only = $0 == "s"
-    o = "T " substr(up, 1, index(up, " ") - 1) (only ? " s" : "") "\n"
     if ("s" in big) lines(LS, "s", S)
     else {
         x = whole(S)

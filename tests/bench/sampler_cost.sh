@@ -12,8 +12,8 @@
 #   - a tick that carries nothing: a line sent every 100 ms to a remote `cat` (the transport floor),
 # each against htop -d 1 over ssh -tt (htop refreshing 10 times a second: what people watch with
 # today), on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. The
-# sampler reads every file on one tick in ten and /proc/stat alone on the others, as the monitor
-# asks (stream.h). Target: the monitor at most 0.1 x htop, under either awk (docs/testing.md:
+# sampler reads every file on one tick in ten and /proc/stat alone on the others (not even the
+# uptime: the client dates those ticks), as the monitor asks (stream.h). Target: the monitor at most 0.1 x htop, under either awk (docs/testing.md:
 # the transport floor alone takes 0.06-0.07). Prints the figures and the bytes per sample.
 #
 # Each workload runs in turns with its own htop session: one second the workload runs and htop
@@ -144,7 +144,7 @@ median() {
     printf '%s\n' "${@%\%}" | sort -g | awk '
         { v[NR] = $1 }
         END { m = int((NR + 1) / 2); x = NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2
-              printf(x == int(x) && index(v[1], ".") == 0 ? "%d" : "%.2f", x) }'
+              printf(x == int(x) && index(v[1], ".") == 0 ? "%d" : "%.3f", x) }'
 }
 
 # Starts a command in the background in a process group of its own (so that one signal stops or
@@ -250,7 +250,7 @@ measure() {
 
 # Bytes per tick of a sampler's output saved in FILE (a tick starts with "T <uptime>").
 per_tick() {
-    awk '/^T [0-9]/ { n++ } END { printf "%.0f", n ? b / n : 0 }' b="$(wc -c < "$1")" "$1"
+    awk '/^T [-0-9]/ { n++ } END { printf "%.0f", n ? b / n : 0 }' b="$(wc -c < "$1")" "$1"
 }
 
 echo "server-side CPU of one SSH session, % of one core while it runs, in ${steady} one-second"

@@ -4,6 +4,8 @@
 // apply with its revert timer, persist and unpersist.
 #include "tests/ssh/ssh_fixture.h"
 
+#include <sstream>
+
 using namespace coresteer;
 using namespace coresteer::layout;
 using namespace coresteer::live;
@@ -84,12 +86,37 @@ TEST_P(Ssh, LiveSamplerOverOneChannel) {
     std::ofstream(root / "proc/uptime") << "500.10 100.00\n";
     const auto b = remote->next(&error);
     ASSERT_TRUE(b) << error;
-    EXPECT_DOUBLE_EQ(b->uptime, 500.10);
-    // The second tick, well within a second of the first, read /proc/stat alone: its other
-    // counters are the first tick's, at the first tick's uptime, and hold no new rates.
+    // The second tick, well within a second of the first, read /proc/stat alone, and not the
+    // uptime: it is dated by the CPUs' times, which did not move here, so a millisecond on.
+    EXPECT_DOUBLE_EQ(b->uptime, 500.001);
+    // Its other counters are the first tick's, at the first tick's uptime, and hold no rates.
     EXPECT_DOUBLE_EQ(b->countersUptime, 500.00);
     EXPECT_EQ(b->interrupts.rows.size(), a->interrupts.rows.size());
-    EXPECT_EQ(remote->bytesIn() - first, std::string("T 500.10 s\nE\n").size());
+    EXPECT_EQ(remote->bytesIn() - first, std::string("T - s\nE\n").size());
+    // Every CPU's idle time 10 ticks on: a tenth of a second after the first tick, as the
+    // tick's texts say too (a recording keeps its date).
+    {
+        std::istringstream in(slurp(root / "proc/stat"));
+        std::string out, l;
+        while (std::getline(in, l)) {
+            std::istringstream f(l);
+            std::string name;
+            std::uint64_t user = 0, nice = 0, sys = 0, idle = 0;
+            if (l.starts_with("cpu") && (f >> name >> user >> nice >> sys >> idle)) {
+                std::string rest;
+                std::getline(f, rest);
+                l = name + " " + std::to_string(user) + " " + std::to_string(nice) + " " +
+                    std::to_string(sys) + " " + std::to_string(idle + 10) + rest;
+            }
+            out += l + "\n";
+        }
+        std::ofstream(root / "proc/stat") << out;
+    }
+    const auto b2 = remote->next(&error);
+    ASSERT_TRUE(b2) << error;
+    EXPECT_DOUBLE_EQ(b2->uptime, 500.10);
+    EXPECT_EQ(remote->lastTexts().uptime, "500.100\n");
+    EXPECT_DOUBLE_EQ(b2->countersUptime, 500.00);
     const auto r = computeRates(*a, *b);
     ASSERT_TRUE(r);
     EXPECT_EQ(r->countersEnd, 0);

@@ -184,3 +184,56 @@ TEST(LiveSample, BadUptimeOrStatIsAnErrorNamingTheFile) {
     ASSERT_FALSE(d2.entries().empty());
     EXPECT_NE(d2.entries().front().toString().find("proc/stat"), std::string::npos);
 }
+
+// A tick of /proc/stat alone has no uptime (the router's sampler reads none then): it is dated
+// by how far the CPUs' times moved since the last tick that read one, in USER_HZ (100 a
+// second), over the CPUs in both, and never before the tick ahead of it.
+TEST(LiveRates, ATickWithoutItsUptimeIsDatedByHowFarTheCpusTimesMoved) {
+    auto stat = [](const std::string& text) {
+        Diagnostics d;
+        auto s = parseProcStat(text, d);
+        EXPECT_FALSE(d.hasErrors()) << text;
+        return s;
+    };
+    const auto then = stat("cpu  30 0 30 140 0 0 0 0 0 0\n"
+                           "cpu0 10 0 10 80 0 0 0 0 0 0\ncpu1 20 0 20 60 0 0 0 0 0 0\n");
+    // cpu0 moved 12 ticks (busy and idle), cpu1 8: 10 on average, a tenth of a second.
+    const auto now = stat("cpu  36 0 32 154 0 0 0 0 0 0\n"
+                          "cpu0 14 0 11 87 0 0 0 0 0 0\ncpu1 22 0 21 65 0 0 0 0 0 0\n");
+    ASSERT_TRUE(estimateUptime(100, then, now, 100, 2));
+    EXPECT_DOUBLE_EQ(*estimateUptime(100, then, now, 100, 2), 100.1);
+    // Never before the tick ahead of it (a tickless kernel's idle CPU may report nothing).
+    EXPECT_DOUBLE_EQ(*estimateUptime(100, then, then, 100.05, 2), 100.051);
+    // A CPU that came online since, or went offline, is left out; so is one that went back.
+    const auto hotplug = stat("cpu  0 0 0 0 0 0 0 0 0 0\n"
+                              "cpu0 14 0 11 87 0 0 0 0 0 0\ncpu2 1 0 1 1 0 0 0 0 0 0\n");
+    EXPECT_DOUBLE_EQ(*estimateUptime(100, then, hotplug, 100, 2), 100.12);
+    const auto back = stat("cpu  0 0 0 0 0 0 0 0 0 0\n"
+                           "cpu0 14 0 11 87 0 0 0 0 0 0\ncpu1 1 0 1 1 0 0 0 0 0 0\n");
+    EXPECT_DOUBLE_EQ(*estimateUptime(100, then, back, 100, 2), 100.12);
+    // No CPU in both, every CPU back, or more time than this machine saw: no date.
+    EXPECT_FALSE(estimateUptime(100, then, stat("cpu7 1 0 1 1 0 0 0 0 0 0\n"), 100, 2));
+    EXPECT_FALSE(estimateUptime(100, now, then, 100, 2));
+    const auto hostile = stat("cpu  0 0 0 0 0 0 0 0 0 0\n"
+                              "cpu0 18446744073709551615 0 0 0 0 0 0 0 0 0\n"
+                              "cpu1 9999999999999 0 0 0 0 0 0 0 0 0\n");
+    EXPECT_FALSE(estimateUptime(100, then, hostile, 100, 2));
+    EXPECT_FALSE(estimateUptime(100, then, now, 100, 0.05));
+
+    // This machine's own kernel: the date is the uptime it would have read, to within the
+    // rounding of its counters (10 ms each) and a timer tick or two.
+    auto read = [](const char* file) {
+        std::ifstream in(file);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    Diagnostics d;
+    const auto up0 = parseUptime(read("/proc/uptime"), d);
+    const auto stat0 = stat(read("/proc/stat"));
+    ::usleep(300 * 1000);
+    const auto stat1 = stat(read("/proc/stat"));
+    const auto up1 = parseUptime(read("/proc/uptime"), d);
+    ASSERT_TRUE(up0 && up1);
+    const auto dated = estimateUptime(*up0, stat0, stat1, *up0, 10);
+    ASSERT_TRUE(dated);
+    EXPECT_NEAR(*dated, *up1, 0.05) << "from " << *up0;
+}

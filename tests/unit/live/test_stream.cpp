@@ -50,6 +50,8 @@ TEST(SampleDecoder, RefusesWhatTheSamplerDoesNotPrint) {
         "T 1.0\nFs\n",                              // no size
         "T 1.0 x\nE\n",                             // a tick of an unknown kind
         "T 1.0 s s\nE\n",                           // ... or of two
+        "T -\nE\n",                                 // a whole tick without its uptime
+        "T - x\nE\n",                               // ... or an unknown one
     };
     for (const auto& b : bad) {
         SampleDecoder dec;
@@ -89,9 +91,9 @@ TEST(SampleDecoder, FilesWholeInAnyPieces) {
     EXPECT_NE(error.find("sampler line 9: unknown record"), std::string::npos) << error;
 }
 
-// Ticks of /proc/stat alone ("T <uptime> s"): the other files stay as the last whole tick
-// left them, whose uptime each such tick carries ("?" before any), across the decoder's state;
-// the encoder writes such a tick the same way from texts that say so.
+// Ticks of /proc/stat alone ("T <uptime> s", or "T - s" undated): the other files stay as the last
+// whole tick left them, whose uptime each such tick carries ("?" before any), across the decoder's
+// state; the encoder writes such a tick the same way from texts that say so.
 TEST(SampleDecoder, TicksOfStatAloneKeepTheOtherFilesAndSayWhenTheyWereRead) {
     const std::string whole =
         "T 5.00\n+s:cpu0\tcpu0 1 1 1 1\n+i:H\tCPU0\n+i:45:\t45: 7 GICv3 eth0\nE\n";
@@ -119,9 +121,21 @@ TEST(SampleDecoder, TicksOfStatAloneKeepTheOtherFilesAndSayWhenTheyWereRead) {
     SampleDecoder again(dec.state());
     feed(again, "T 5.20 s\nE\n");
     feed(again, "T 5.30\nE\n");
-    ASSERT_EQ(ticks.size(), 5u);
+    // As the router's sampler sends such a tick: without its uptime ("-", dated by the client).
+    feed(again, "T - s\n+s:cpu0\tcpu0 3 1 1 1\nE\n");
+    ASSERT_EQ(ticks.size(), 6u);
     EXPECT_EQ(ticks[3].countersUptime, "5.00");
     EXPECT_EQ(ticks[4].countersUptime, "");
+    EXPECT_EQ(ticks[5].uptime, "-\n");
+    EXPECT_EQ(again.uptime(), kNoUptime);
+    EXPECT_EQ(ticks[5].countersUptime, "5.30");
+    EXPECT_EQ(ticks[5].stat, "cpu0 3 1 1 1\n");
+    {
+        Diagnostics undated; // an undated tick is no sample: a recording never holds one
+        EXPECT_FALSE(parseSample(ticks[5], undated));
+        ASSERT_FALSE(undated.entries().empty());
+        EXPECT_NE(undated.entries().front().toString().find("proc/uptime"), std::string::npos);
+    }
     Diagnostics d;
     const auto parsed = parseSample(ticks[2], d);
     ASSERT_TRUE(parsed);
@@ -614,9 +628,13 @@ TEST_P(SamplerAwk, RebuildsTheFilesAndSendsOnlyChanges) {
     ASSERT_TRUE(t5) << error;
     EXPECT_EQ(t5->countersUptime, "1001.00");
     EXPECT_EQ(t5->interrupts, t3->interrupts);
-    EXPECT_EQ(records(), statWhole ? expected({}, {"Fs"}, "T 1001.10 s")
-                                   : expected({"+s:cpu2"}, {}, "T 1001.10 s"));
-    const auto s5 = parseSample(*t5, d);
+    // Nor the uptime: the client dates the tick (estimateUptime).
+    EXPECT_EQ(t5->uptime, "-\n");
+    EXPECT_EQ(records(),
+              statWhole ? expected({}, {"Fs"}, "T - s") : expected({"+s:cpu2"}, {}, "T - s"));
+    auto dated = *t5;
+    dated.uptime = "1001.10\n";
+    const auto s5 = parseSample(dated, d);
     ASSERT_TRUE(s5);
     const auto r5 = computeRates(*b, *s5, &*r);
     ASSERT_TRUE(r5);
@@ -648,6 +666,11 @@ TEST(SamplerAwkFiles, AnUnreadableUptimeIsSaidAndTheSamplerStays) {
               std::string::npos)
         << error;
     EXPECT_EQ(p.raw(), "X " + (root / "proc/uptime").string() + "\n");
+    // A tick of /proc/stat alone does not read the uptime, and goes on without it.
+    error.clear();
+    const auto alone = p.tick(&error, "s");
+    ASSERT_TRUE(alone) << error;
+    EXPECT_EQ(alone->uptime, "-\n");
     std::ofstream(root / "proc/uptime") << "50.00 100.00\n";
     error.clear();
     const auto t = p.tick(&error);
