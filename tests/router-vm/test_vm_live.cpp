@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The emulated router under traffic: the live sampler sees the layout and agrees with the guest.
 #include "tests/router-vm/vm_fixture.h"
+#include "tests/support/piped_process.h"
 
 using namespace coresteer;
 using namespace coresteer::live;
@@ -9,20 +10,60 @@ using namespace coresteer::test;
 
 namespace {
 
-// Per-CPU busy share between two /proc/stat texts read in the guest.
-std::map<int, double> busyBetween(const std::string& a, const std::string& b) {
-    Diagnostics d;
-    const auto x = parseProcStat(a, d), y = parseProcStat(b, d);
-    std::map<int, double> out;
+// One CPU's jiffies between two /proc/stat readings: busy (everything but idle and iowait) and
+// the total.
+struct Jiffies {
+    double busy = 0, total = 0;
+    double share() const { return total > 0 ? busy / total : 0.0; }
+};
+
+std::map<int, Jiffies> jiffiesBetween(const ProcStat& x, const ProcStat& y) {
+    std::map<int, Jiffies> out;
     for (const auto& c : y.cpus)
         if (const auto* p = x.cpu(c.cpu)) {
-            const double total = static_cast<double>(c.total() - p->total());
-            const double idle = static_cast<double>(c.idleAll() - p->idleAll());
-            if (total > 0)
-                out[c.cpu] = 1.0 - idle / total;
+            const double total = static_cast<double>(c.total()) - static_cast<double>(p->total());
+            const double idle =
+                static_cast<double>(c.idleAll()) - static_cast<double>(p->idleAll());
+            out[c.cpu] = {total - idle, total};
         }
     return out;
 }
+
+ProcStat parseGuestStat(const std::string& text) {
+    Diagnostics d;
+    auto s = parseProcStat(text, d);
+    EXPECT_FALSE(s.cpus.empty()) << "guest /proc/stat: " << text.substr(0, 200);
+    return s;
+}
+
+// The guest's own /proc/stat, read on demand through one OpenSSH session kept open (its own
+// connection, not coresteer's): a read costs one line each way, not a handshake, so two reads
+// can bracket the sampler's window closely.
+class GuestStat {
+public:
+    GuestStat()
+        : m_proc(kRouterSh + " ssh " + quote(kState.string()) + " " +
+                 quote("while read -r _; do cat /proc/stat; echo .; done")) {}
+    // The text of one read, "" when the session gave none within 30 s.
+    std::string read() {
+        if (!m_proc.write("\n"))
+            return {};
+        std::string text;
+        const auto deadline = Clock::now() + std::chrono::seconds(30);
+        while (text.size() < 2 || text.compare(text.size() - 2, 2, ".\n") != 0) {
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            const auto got = m_proc.read(static_cast<int>(std::max<long long>(left.count(), 0)));
+            if (!got || got->empty())
+                return {};
+            text += *got;
+        }
+        return text.substr(0, text.size() - 2);
+    }
+
+private:
+    PipedProcess m_proc;
+};
 
 // CPU time, in the guest's clock ticks (USER_HZ, 100 on Linux), of the sampler: its awk and
 // the dropbear process that runs it (the session), from their /proc/PID/stat. -1 when no awk
@@ -102,7 +143,8 @@ private:
 
 // 6. The live sampler at 10 Hz for 20 s over dropbear (BusyBox awk in the guest) while traffic
 // flows to eth1 inside the namespace: eth1's input IRQs fire on the CPU the layout chose, and
-// per-core busy agrees with the guest's own /proc/stat read over a separate connection.
+// per-core busy agrees with the guest's own /proc/stat, read just before and just after over a
+// separate connection.
 TEST_F(Vm, LiveSamplerSeesTheLayoutAndAgreesWithTheGuest) {
     const auto snap = routerSnapshot();
     const auto l = testLayout(snap); // eth1's IRQs on CPU1, RPS of eth1 on CPU3
@@ -124,8 +166,13 @@ TEST_F(Vm, LiveSamplerSeesTheLayoutAndAgreesWithTheGuest) {
     auto src = sshSampleSource(s, "/");
     std::string error;
     Traffic traffic;
+    GuestStat guestStat;
+    ASSERT_FALSE(guestStat.read().empty()) << "no /proc/stat from the guest over OpenSSH";
     std::this_thread::sleep_for(std::chrono::milliseconds(500)); // ARP, and the load settles
-    const auto statBefore = guest("cat /proc/stat");
+    // A first tick starts the sampler in the guest; the window starts at the second.
+    ASSERT_TRUE(src->next(&error)) << error;
+    const auto statBefore = guestStat.read();
+    ASSERT_FALSE(statBefore.empty());
     auto first = src->next(&error);
     ASSERT_TRUE(first) << error;
     auto prev = *first;
@@ -156,8 +203,9 @@ TEST_F(Vm, LiveSamplerSeesTheLayoutAndAgreesWithTheGuest) {
     const auto last = prev;
     // The ticks asked for ended here: the sampler waits for the next, at no cost.
     const double window = std::chrono::duration<double>(Clock::now() - start).count();
+    const auto statAfter = guestStat.read();
+    ASSERT_FALSE(statAfter.empty());
     const long cpuAfter = samplerTicks();
-    const auto statAfter = guest("cat /proc/stat");
     const auto sent = traffic.sent();
     std::printf("[ vm ] sampler: %d ticks in 20 s, %llu bytes, %llu datagrams sent\n", ticks,
                 static_cast<unsigned long long>(src->bytesIn()),
@@ -188,11 +236,28 @@ TEST_F(Vm, LiveSamplerSeesTheLayoutAndAgreesWithTheGuest) {
     // The receive work ran on CPU1 (NET_RX raised there by eth1's poll).
     ASSERT_GT(r->netRx.size(), 1u);
     EXPECT_GT(r->netRx[1], 0.0);
-    const auto guestBusy = busyBetween(statBefore, statAfter);
+    // The guest read its counters before the sampler's first tick and after its last: the
+    // sampler's window lies inside the guest's, so per CPU its busy jiffies are at most the
+    // guest's, and the guest's share differs from the sampler's by at most the fraction of the
+    // guest's window that the sampler did not see, t / T (B_g = B_s + b, T_g = T_s + t with
+    // 0 <= b <= t give |B_g/T_g - B_s/T_s| = |b - t B_s/T_s| / T_g <= t / T_g).
+    const auto guestJ = jiffiesBetween(parseGuestStat(statBefore), parseGuestStat(statAfter));
+    const auto samplerJ = jiffiesBetween(first->stat, last.stat);
     for (const auto& c : r->cores) {
-        ASSERT_TRUE(guestBusy.count(c.cpu));
-        std::printf("[ vm ] CPU%d busy: sampler %.1f%%, guest /proc/stat %.1f%%\n", c.cpu,
-                    c.busy() * 100, guestBusy.at(c.cpu) * 100);
-        EXPECT_NEAR(c.busy(), guestBusy.at(c.cpu), 0.05) << "CPU" << c.cpu;
+        ASSERT_TRUE(guestJ.count(c.cpu) && samplerJ.count(c.cpu)) << "CPU" << c.cpu;
+        const auto& g = guestJ.at(c.cpu);
+        const auto& w = samplerJ.at(c.cpu);
+        const double unseen = g.total > 0 ? (g.total - w.total) / g.total : 1.0;
+        std::printf("[ vm ] CPU%d busy: sampler %.1f%% of %.0f jiffies, guest /proc/stat %.1f%% "
+                    "of %.0f (%.1f%% of it outside the sampler's window)\n",
+                    c.cpu, c.busy() * 100, w.total, g.share() * 100, g.total, unseen * 100);
+        EXPECT_NEAR(c.busy(), w.share(), 1e-9) << "CPU" << c.cpu;
+        EXPECT_LE(w.busy, g.busy) << "CPU" << c.cpu;
+        EXPECT_LE(w.total, g.total) << "CPU" << c.cpu;
+        // The guest's reads close around the sampler's window. (A vCPU that the emulation
+        // starves loses ticks: a busy CPU counts fewer than 100 jiffies a second.)
+        EXPECT_LT(unseen, 0.10) << "CPU" << c.cpu;
+        // One jiffy of rounding at each end of each field.
+        EXPECT_LE(std::abs(c.busy() - g.share()), unseen + 0.01) << "CPU" << c.cpu;
     }
 }

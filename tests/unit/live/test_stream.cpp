@@ -10,6 +10,7 @@
 #include "core/live/source.h"
 #include "core/live/stream.h"
 #include "tests/support/board_expect.h"
+#include "tests/support/piped_process.h"
 #include "tests/unit/live/live_samples.h"
 
 #include <gtest/gtest.h>
@@ -309,53 +310,27 @@ public:
         const auto shim = bin / (mawk ? "mawk" : "awk");
         std::ofstream(shim) << "#!/bin/sh\nexec " << awkBinary << " \"$@\"\n";
         fs::permissions(shim, fs::perms::owner_all);
-        int in[2], out[2];
-        EXPECT_EQ(::pipe(in), 0);
-        EXPECT_EQ(::pipe(out), 0);
-        const std::string cmd = makeSamplerCommand(root, wholeMax);
-        const std::string path = bin.string();
-        m_pid = ::fork();
-        if (m_pid == 0) {
-            ::dup2(in[0], 0);
-            ::dup2(out[1], 1);
-            ::close(in[1]);
-            ::close(out[0]);
-            ::setenv("PATH", path.c_str(), 1);
-            ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        ::close(in[0]);
-        ::close(out[1]);
-        m_in = in[1];
-        m_out = out[0];
-    }
-    ~AwkProcess() {
-        ::close(m_in);
-        ::close(m_out);
-        int st = 0;
-        ::waitpid(m_pid, &st, 0);
+        m_proc.emplace(makeSamplerCommand(root, wholeMax), bin.string());
+        EXPECT_TRUE(m_proc->started());
     }
     // One tick: writes a tick line ("s": /proc/stat alone), reads until the decoder has it.
     std::optional<SampleTexts> tick(std::string* error, const std::string& line = "") {
-        const std::string l = line + "\n";
-        if (::write(m_in, l.data(), l.size()) != static_cast<ssize_t>(l.size()))
+        if (!m_proc->write(line + "\n"))
             return std::nullopt;
         std::vector<SampleTexts> ticks;
-        char buf[65536];
         m_raw.clear();
         while (ticks.empty()) {
-            pollfd p{m_out, POLLIN, 0};
-            if (::poll(&p, 1, 5000) <= 0) {
+            const auto got = m_proc->read(5000);
+            if (!got) {
                 *error = "no answer";
                 return std::nullopt;
             }
-            const auto n = ::read(m_out, buf, sizeof buf);
-            if (n <= 0) {
+            if (got->empty()) {
                 *error = "the sampler ended";
                 return std::nullopt;
             }
-            m_raw.append(buf, static_cast<std::size_t>(n));
-            if (!m_dec.feed(std::string_view(buf, static_cast<std::size_t>(n)), ticks, error))
+            m_raw += *got;
+            if (!m_dec.feed(*got, ticks, error))
                 return std::nullopt;
         }
         return ticks.back();
@@ -365,8 +340,7 @@ public:
     const std::string& raw() const { return m_raw; }
 
 private:
-    pid_t m_pid = -1;
-    int m_in = -1, m_out = -1;
+    std::optional<PipedProcess> m_proc;
     SampleDecoder m_dec;
     std::string m_raw;
 };
