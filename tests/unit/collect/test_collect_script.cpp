@@ -92,6 +92,44 @@ INSTANTIATE_TEST_SUITE_P(AllShells, ScriptOnBoard,
                                                         std::get<1>(p.param));
                          });
 
+TEST(CollectScript, ReadlinkRunsForLinksOnly) {
+    // A fork and exec costs a slow router more than the rest of an entry (4 ms each here): the
+    // collector asks readlink only about paths that are links, and every link it reports came
+    // from one readlink. A readlink on PATH logs each call and runs the real one.
+    const auto bin = fs::path(CORESTEER_TEST_TMP) / "readlink-log";
+    fs::remove_all(bin);
+    fs::create_directories(bin);
+    const auto log = bin / "calls";
+    const auto real = fs::exists("/usr/bin/readlink") ? "/usr/bin/readlink" : "/bin/readlink";
+    std::ofstream(bin / "readlink") << "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '" << log.string()
+                                    << "'\nexec " << real << " \"$@\"\n";
+    fs::permissions(bin / "readlink", fs::perms::owner_all);
+    for (const auto& board : test::boardNames()) {
+        // dash and bash find readlink on PATH (BusyBox ash may run its own applet instead).
+        for (const std::string shell : {"/bin/dash", "/bin/bash"}) {
+            fs::remove(log);
+            const auto root = test::boardDir(board).string();
+            const auto cs = makeCollectScript(root);
+            const auto output =
+                runScript("env PATH='" + bin.string() + ":/usr/bin:/bin' " + shell, cs.script);
+            FileBundle remote;
+            std::string error;
+            ASSERT_TRUE(parseCollectOutput(output, cs.token, remote, &error)) << error;
+            std::size_t links = 0;
+            for (const auto& [path, e] : remote.entries())
+                links += e.kind == BundleEntry::Kind::Link;
+            std::ifstream in(log);
+            std::string line;
+            std::size_t calls = 0;
+            while (std::getline(in, line)) {
+                ++calls;
+                EXPECT_TRUE(fs::is_symlink(line)) << board << ", " << shell << ": " << line;
+            }
+            EXPECT_EQ(calls, links) << board << ", " << shell;
+        }
+    }
+}
+
 TEST(CollectScript, HostileNamesStayData) {
     // Interface and file names that would run code if they ever reached the shell as code.
     const auto root = fs::path(CORESTEER_TEST_TMP) / "hostile";
