@@ -6,8 +6,13 @@
 # copies of a small and a large seed board. Prints the median of RUNS events per board.
 #   tests/bench/persist_hotplug.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
+case ${1:-} in
+-h | --help) sed -n '4,7p' "$0"; exit 0 ;;
+-*) echo "$0: unknown option $1 (--help)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/../.."
 build=${1:-build/dev}
+[ -x "$build/app/coresteer-cli" ] || { echo "no $build/app/coresteer-cli: build first" >&2; exit 2; }
 runs=${2:-21}
 cli=$PWD/$build/app/coresteer-cli
 work=$PWD/$build/bench-persist

@@ -39,6 +39,7 @@
 # `sleep` per tick on the client's CPU, which here made the server's figures lower).
 #   tests/bench/sampler_cost.sh [BUILD_DIR] [--candidates] [--rounds N]
 set -euo pipefail
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/../.."
 build=build/dev candidates='' rounds=1
 while [ $# -gt 0 ]; do
@@ -48,11 +49,17 @@ while [ $# -gt 0 ]; do
         rounds=${2:-}
         shift
         ;;
+    -h | --help)
+        sed -n '4,40p' "$self"
+        exit 0
+        ;;
+    -*) echo "sampler_cost.sh: unknown option $1 (--help)" >&2; exit 2 ;;
     *) build=$1 ;;
     esac
     shift
 done
 case $rounds in '' | *[!0-9]* | 0) echo "--rounds takes a count" >&2; exit 2 ;; esac
+[ -x "$build/app/coresteer-cli" ] || { echo "sampler_cost.sh: no $build/app/coresteer-cli: build first" >&2; exit 2; }
 dir=$PWD/$build/bench-sampler
 cli=$PWD/$build/app/coresteer-cli
 tests/ssh/servers.sh start "$dir" >/dev/null

@@ -7,8 +7,13 @@
 # crossed the loopback interface per run.
 #   tests/bench/ssh_snapshot.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
+case ${1:-} in
+-h | --help) sed -n '4,8p' "$0"; exit 0 ;;
+-*) echo "$0: unknown option $1 (--help)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/../.."
 build=${1:-build/dev}
+[ -x "$build/app/coresteer-cli" ] || { echo "no $build/app/coresteer-cli: build first" >&2; exit 2; }
 runs=${2:-15}
 dir=$PWD/$build/bench-ssh
 cli=$PWD/$build/app/coresteer-cli
