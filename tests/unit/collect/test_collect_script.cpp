@@ -147,6 +147,9 @@ TEST(CollectScript, HostileNamesStayData) {
         fs::create_directories(root / "sys/class/net" / n / "queues/rx-0");
         std::ofstream(root / "sys/class/net" / n / "queues/rx-0/rps_cpus") << "f\n";
         std::ofstream(root / "sys/class/net" / n / "mtu") << "1500\n";
+        // A link whose own name and target are hostile: tested with [ -L ], read by readlink.
+        fs::create_symlink("../../devices/" + n + "/$(touch PWNED4)",
+                           root / "sys/class/net" / n / "device");
     }
     fs::create_directories(root / "proc");
     std::ofstream(root / "proc/interrupts") << "           CPU0\n  1:  5  GIC 1 Level  $(reboot)\n";
@@ -159,12 +162,15 @@ TEST(CollectScript, HostileNamesStayData) {
         FileBundle remote;
         std::string error;
         ASSERT_TRUE(parseCollectOutput(output, cs.token, remote, &error)) << shell << ": " << error;
-        for (int i = 1; i <= 3; ++i)
+        for (int i = 1; i <= 4; ++i)
             EXPECT_FALSE(fs::exists(root / ("PWNED" + std::to_string(i)))) << shell;
         EXPECT_EQ(diff(collectLocal(root), remote), "") << shell;
         ASSERT_NE(remote.file("sys/class/net/$(touch PWNED1)/mtu"), nullptr) << shell;
         EXPECT_EQ(*remote.file("sys/class/net/`touch PWNED2`/queues/rx-0/rps_cpus"), "f\n");
         EXPECT_EQ(remote.get("sys/class/net/new\nline/mtu"), nullptr); // not a kernel name
+        ASSERT_NE(remote.link("sys/class/net/a;touch PWNED3/device"), nullptr) << shell;
+        EXPECT_EQ(*remote.link("sys/class/net/a;touch PWNED3/device"),
+                  "../../devices/a;touch PWNED3/$(touch PWNED4)");
     }
 }
 
