@@ -13,7 +13,7 @@
 # need root, for sshd and for the test user coresteer-test it creates.
 # The last line counts everything: "coresteer: N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 1
 . scripts/deps.sh
 ensure_packages "${CORESTEER_BUILD_PACKAGES[@]}" "${CORESTEER_TEST_PACKAGES[@]}" || exit 2
 
@@ -75,7 +75,7 @@ done
 
 stage "fuzzing: ${CORESTEER_FUZZ_SECONDS:-30} s per target"
 if scripts/fuzz.sh "${CORESTEER_FUZZ_SECONDS:-30}" > build/asan/fuzz.log 2>&1; then :; fi
-cat build/asan/fuzz.log | grep -E '^fuzz_' || true
+grep -E '^fuzz_' build/asan/fuzz.log || true
 passed=$((passed + $(grep -c '^fuzz_.*: ok' build/asan/fuzz.log || true)))
 failed=$((failed + $(grep -c '^fuzz_.*: FAILED' build/asan/fuzz.log || true)))
 while read -r name; do failures+=("$name"); done < <(grep -E '^fuzz_.*: FAILED' build/asan/fuzz.log || true)

@@ -1,8 +1,10 @@
 # SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Debian 12 packages coresteer needs, installed only when missing. Sourced by run.sh and test.sh.
+# shellcheck shell=bash
 
 # To build the app and the CLI.
+# shellcheck disable=SC2034 # used by run.sh and test.sh, which source this file
 CORESTEER_BUILD_PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
@@ -17,8 +19,9 @@ CORESTEER_BUILD_PACKAGES=(
 # against a python3 web server with a certificate of a CA made by openssl, and probes an irtt
 # server; what cmake
 # --install lays out is checked with the desktop, AppStream, man and bash-completion tools, and
-# the .deb is installed into a fresh Debian 12 made by debootstrap; the router scripts are checked
-# by shellcheck, and the licence headers by reuse.
+# the .deb is installed into a fresh Debian 12 made by debootstrap; the router scripts and the
+# project's own shell scripts are checked by shellcheck, and the licence headers by reuse.
+# shellcheck disable=SC2034 # used by test.sh, which sources this file
 CORESTEER_TEST_PACKAGES=(
     libgtest-dev libbenchmark-dev
     clang libclang-rt-14-dev

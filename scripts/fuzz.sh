@@ -5,7 +5,7 @@
 # Seeds come from the board fixtures; a crash input is saved under tests/fuzz/regressions/<target>/,
 # where ctest replays it from then on. Prints one line per target: "fuzz_X: ok ..." or "fuzz_X: FAILED ...".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 seconds=${1:-60}
 build=build/asan
 corpus=$build/fuzz-corpus

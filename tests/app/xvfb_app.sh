@@ -22,15 +22,16 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 size=$(stat -c %s "$work/demo.png")
 [ "$size" -gt 30000 ] || fail "the screenshot is $size bytes: a blank window?"
 conf="$work/config/coresteer/coresteer.conf"
-[ -f "$conf" ] && grep -q '^geometry=' "$conf" || fail "the window state was not saved on quit"
+{ [ -f "$conf" ] && grep -q '^geometry=' "$conf"; } || fail "the window state was not saved on quit"
 echo "--quit-after: quit after $ms ms, screenshot $size bytes"
 
 # 2. SIGTERM while running: a clean quit (exit 0, window state saved again).
 rm -f "$conf"
+# shellcheck disable=SC2016 # the inner sh expands $0 and $pid, not this one
 xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
     "$0" & pid=$!
     sleep 4
     kill -TERM $pid
     wait $pid' "$bin" >"$work/run2.log" 2>&1 || fail "exit status $? after SIGTERM: $(cat "$work/run2.log")"
-[ -f "$conf" ] && grep -q '^geometry=' "$conf" || fail "the window state was not saved on SIGTERM"
+{ [ -f "$conf" ] && grep -q '^geometry=' "$conf"; } || fail "the window state was not saved on SIGTERM"
 echo "SIGTERM: clean quit"

@@ -75,6 +75,7 @@ cleanup() {
 }
 trap cleanup EXIT
 rm -f "$dir/groups"
+# shellcheck disable=SC1091 # written at run time by tests/ssh/servers.sh start
 . "$dir/env"
 # The sampler's command with BusyBox as the only awk (in a directory the test user can read).
 bb=$dir/busybox-awk
@@ -161,6 +162,7 @@ start_session() {
     local master=$1 before
     shift
     before=$(pgrep -P "$master" | tr '\n' ' ' || true)
+    # shellcheck disable=SC2086 # client_cpu is empty or "taskset -c 1": its words are the command
     setsid $client_cpu "$@" > /dev/null 2>&1 &
     started=$!
     echo "$started" >> "$dir/groups" # for cleanup, should this script be stopped

@@ -20,6 +20,7 @@ cli=$PWD/$build/app/coresteer-cli
 board=$PWD/tests/fixtures/boards/nanopi-r6s-openwrt
 tests/ssh/servers.sh start "$dir" >/dev/null
 trap 'tests/ssh/servers.sh stop "$dir"' EXIT
+# shellcheck disable=SC1091 # written at run time by tests/ssh/servers.sh start
 . "$dir/env"
 kh=$dir/bench_known_hosts
 rm -f "$kh"

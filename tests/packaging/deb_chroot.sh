@@ -39,6 +39,7 @@ cp "$deb" "$root/tmp/"
 
 echo "== install, run, remove"
 # Inside a private mount namespace: /proc, /dev/pts and /tmp of the chroot only.
+# shellcheck disable=SC2016 # the inner bash expands the script's variables, not this one
 unshare --mount --fork bash -euo pipefail -c '
     root=$1
     mount --make-rprivate /

@@ -25,7 +25,7 @@ expect share/coresteer/demo/nanopi-r6s.capture
 expect share/coresteer/demo/r6s-demo-before.csrec
 expect share/coresteer/demo/r6s-demo-after.csrec
 n=$(find "$prefix/share/coresteer/presets" -name '*.json' | wc -l)
-[ "$n" -ge 6 ] && echo "ok: $n presets" || { echo "MISSING: presets ($n)"; fail=1; }
+if [ "$n" -ge 6 ]; then echo "ok: $n presets"; else echo "MISSING: presets ($n)"; fail=1; fi
 
 if desktop-file-validate "$prefix/share/applications/$id.desktop"; then
     echo "ok: desktop-file-validate"
@@ -38,7 +38,7 @@ appstreamcli validate --no-net --pedantic "$prefix/share/metainfo/$id.metainfo.x
 # The man page renders without a groff warning.
 warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l \
     "$prefix/share/man/man1/coresteer-cli.1" 2>&1 >/dev/null || true)
-[ -z "$warnings" ] && echo "ok: man page" || { echo "FAILED: man page: $warnings"; fail=1; }
+if [ -z "$warnings" ]; then echo "ok: man page"; else echo "FAILED: man page: $warnings"; fail=1; fi
 # The completion parses, and completes the commands and a verb's options.
 bash -n "$prefix/share/bash-completion/completions/coresteer-cli"
 out=$(bash -c '
@@ -51,7 +51,11 @@ out=$(bash -c '
     complete_line "coresteer-cli mon"
     complete_line "coresteer-cli monitor --re"
 ' _ "$prefix")
-[ "$(echo "$out" | sed -n 1p)" = monitor ] && echo "$out" | sed -n 2p | grep -qw -- --record &&
-    echo "ok: bash completion" || { echo "FAILED: bash completion: $out"; fail=1; }
+if [ "$(echo "$out" | sed -n 1p)" = monitor ] && echo "$out" | sed -n 2p | grep -qw -- --record; then
+    echo "ok: bash completion"
+else
+    echo "FAILED: bash completion: $out"
+    fail=1
+fi
 "$prefix/bin/coresteer-cli" --version
 exit $fail

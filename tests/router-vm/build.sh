@@ -31,6 +31,7 @@ pkg=$(kernel_pkg)
 [ -n "$pkg" ] || { apt-get update -qq >/dev/null 2>&1 || true; pkg=$(kernel_pkg); }
 [ -n "$pkg" ] || { echo "router-vm: no linux-image-amd64 in apt's lists (apt-get update?)" >&2; exit 1; }
 ls "$pkg"_*.deb >/dev/null 2>&1 || apt-get download linux-image-amd64 "$pkg" 2>/dev/null
+# shellcheck disable=SC2012 # a Debian package file name has no blank or newline
 deb=$(ls "$pkg"_*.deb | head -n 1)
 rm -rf "$out/kernel"
 mkdir -p "$out/kernel"
@@ -70,6 +71,7 @@ done
 mods="$out/kernel/lib/modules/$kver/kernel"
 : > lib/modules/load
 add_mod() {
+    # shellcheck disable=SC3043 # recursive; dash (Debian's /bin/sh) and BusyBox ash have local
     local f d
     f=$(find "$mods" -name "$1.ko" | head -n 1)
     [ -n "$f" ] || { echo "router-vm: no module $1" >&2; exit 1; }

@@ -15,6 +15,7 @@ cmd=${1:-}
 state=${2:-}
 
 ssh_router() {
+    # shellcheck disable=SC1091 # written at run time by `router.sh start`
     . "$state/env"
     ssh -q -o BatchMode=yes -o UserKnownHostsFile="$CS_VM_KNOWN_HOSTS" -o StrictHostKeyChecking=yes \
         -o GlobalKnownHostsFile=/dev/null -F /dev/null -o IdentitiesOnly=yes -o ConnectTimeout=5 \

@@ -35,7 +35,7 @@ wait_port() { # wait_port PORT PID
 
 stop() {
     for f in "$dir"/sshd.pid "$dir"/dropbear.pid; do
-        [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+        if [ -f "$f" ]; then kill "$(cat "$f")" 2>/dev/null || true; fi
         rm -f "$f"
     done
 }

@@ -477,7 +477,7 @@ TEST(MainWindow, DemoShowsLiveLoadAndApplyingRecommendMovesIt) {
     EXPECT_TRUE(rate);
 
     w.recommend();
-    // The window as the README shows it: live load, and Recommend's changes pending.
+    // The window as docs/guide.md shows it: live load, and Recommend's changes pending.
     w.resize(1280, 860);
     w.show();
     live.clear();
