@@ -5,7 +5,6 @@
 #include "core/base/shell.h"
 #include "core/base/text.h"
 #include "core/router-scripts/router_scripts.h"
-#include "core/ssh/session.h"
 
 #include <map>
 #include <random>
@@ -182,24 +181,6 @@ std::optional<ApplyReport> applyResult(int exitStatus, const std::string& out,
     return parseApplyOutput(out, s.token, writes, error);
 }
 
-std::optional<ApplyReport> runApplyScript(ssh::Session& session, const ApplyScript& s,
-                                          const std::vector<Write>& writes, std::string* error) {
-    const auto r = session.run("sh -s", s.script);
-    if (!r) {
-        if (error)
-            *error = session.error().message;
-        return std::nullopt;
-    }
-    return applyResult(r->exitStatus, r->out, r->err, s, writes, error);
-}
-
-std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string& root,
-                                       const Resolution& resolution, const ApplyOptions& options,
-                                       std::string* error) {
-    const auto writes = changedWrites(resolution);
-    return runApplyScript(session, makeApplyScript(writes, root, options), writes, error);
-}
-
 std::string makeSettleScript(const std::string& root, PendingAction action) {
     return statePrelude(root) +
            "ACTION=" + (action == PendingAction::Revert ? "revert" : "confirm") + "\n" +
@@ -213,17 +194,6 @@ bool settleSucceeded(int exitStatus, const std::string& out, const std::string& 
     if (error)
         *error = std::string(text::trim(err));
     return false;
-}
-
-bool settleRemote(ssh::Session& session, const std::string& root, PendingAction action,
-                  std::string* error) {
-    const auto r = session.run("sh -s", makeSettleScript(root, action));
-    if (!r) {
-        if (error)
-            *error = session.error().message;
-        return false;
-    }
-    return settleSucceeded(r->exitStatus, r->out, r->err, error);
 }
 
 } // namespace coresteer::layout

@@ -23,10 +23,6 @@
 #include <string>
 #include <vector>
 
-namespace coresteer::ssh {
-class Session;
-} // namespace coresteer::ssh
-
 namespace coresteer::layout {
 
 // A router script's root prefix: `R='<root>'` ("" for "/"), or with kRootFromEnvironment, read at
@@ -88,24 +84,16 @@ bool isKernelRefusal(const std::string& message);
 
 // The writes of `resolution` that change anything: what an apply script carries.
 std::vector<Write> changedWrites(const Resolution& resolution);
-// Runs a prepared apply script, so that what a person reviewed is exactly what runs.
-std::optional<ApplyReport> runApplyScript(ssh::Session& session, const ApplyScript& script,
-                                          const std::vector<Write>& writes, std::string* error);
-// Judges a finished apply run (for other executors).
+// Judges a finished run of a prepared apply script (core/router runs it, on a local root or
+// over SSH, so that what a person reviewed is exactly what runs).
 std::optional<ApplyReport> applyResult(int exitStatus, const std::string& out,
                                        const std::string& err, const ApplyScript& script,
                                        const std::vector<Write>& writes, std::string* error);
 
-std::optional<ApplyReport> applyRemote(ssh::Session& session, const std::string& root,
-                                       const Resolution& resolution, const ApplyOptions& options,
-                                       std::string* error);
-
+// Confirms (cancels the revert) or reverts now.
 enum class PendingAction { Confirm, Revert };
-// Confirms (cancels the revert) or reverts now. False with *error when nothing was pending or
-// the router could not be reached.
-bool settleRemote(ssh::Session& session, const std::string& root, PendingAction action,
-                  std::string* error);
-// The script settleRemote runs, and how its answer is judged (for other executors).
+// The script that settles a pending apply, and how its answer is judged: false with *error
+// when nothing was pending.
 std::string makeSettleScript(const std::string& root, PendingAction action);
 bool settleSucceeded(int exitStatus, const std::string& out, const std::string& err,
                      std::string* error);

@@ -10,7 +10,6 @@
 #include "core/layout/apply.h"
 #include "core/layout/resolve.h"
 #include "core/router-scripts/router_scripts.h"
-#include "core/ssh/session.h"
 
 #include <algorithm>
 #include <cctype>

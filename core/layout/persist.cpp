@@ -10,7 +10,6 @@
 #include "core/layout/persist_detail.h"
 #include "core/model/conflicts.h"
 #include "core/router-scripts/router_scripts.h"
-#include "core/ssh/session.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -383,17 +382,6 @@ std::optional<PersistReport> persistResult(int exitStatus, const std::string& ou
         return std::nullopt;
     }
     return parsePersistOutput(out, token, error);
-}
-
-std::optional<PersistReport> runPersistScript(ssh::Session& session, const PersistScript& s,
-                                              std::string* error) {
-    const auto r = session.run("sh -s", s.script);
-    if (!r) {
-        if (error)
-            *error = session.error().message;
-        return std::nullopt;
-    }
-    return persistResult(r->exitStatus, r->out, r->err, s.token, error);
 }
 
 } // namespace coresteer::layout

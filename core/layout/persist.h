@@ -43,10 +43,6 @@
 #include <string>
 #include <vector>
 
-namespace coresteer::ssh {
-class Session;
-} // namespace coresteer::ssh
-
 namespace coresteer::layout {
 
 struct PersistOptions {
@@ -183,10 +179,7 @@ struct PersistReport {
 std::optional<PersistReport> parsePersistOutput(const std::string& out, const std::string& token,
                                                 std::string* error);
 
-// Runs a persist or unpersist script over SSH and reads its report.
-std::optional<PersistReport> runPersistScript(ssh::Session& session, const PersistScript& s,
-                                              std::string* error);
-// Judges a finished persist or unpersist run (for other executors).
+// Judges a finished persist or unpersist run (core/router runs it).
 std::optional<PersistReport> persistResult(int exitStatus, const std::string& out,
                                            const std::string& err, const std::string& token,
                                            std::string* error);

@@ -29,6 +29,8 @@ const char* toString(IrqRole r) {
         return "rx";
     case IrqRole::Tx:
         return "tx";
+    case IrqRole::Control:
+        return "control";
     case IrqRole::Unknown:
         break;
     }

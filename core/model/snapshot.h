@@ -121,7 +121,9 @@ struct SystemInfo {
 enum class Attribution { MsiIrqs, ActionName, BusDevice, DriverName };
 const char* toString(Attribution a);
 
-enum class IrqRole { Unknown, RxTx, Rx, Tx };
+// What a NIC's vector serves: a queue (receive, transmit or both), or no queue at all
+// (Control: virtio's configuration change, a link and error vector).
+enum class IrqRole { Unknown, RxTx, Rx, Tx, Control };
 const char* toString(IrqRole r);
 
 struct IrqInfo {

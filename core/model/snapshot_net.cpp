@@ -124,6 +124,16 @@ void classifyAction(std::string_view action, IrqInfo& info) {
         endsWithIndex(":rxq", IrqRole::Rx) || endsWithIndex(":txq", IrqRole::Tx) ||
         endsWithIndex("_eth_rx", IrqRole::Rx) || endsWithIndex("_eth_tx", IrqRole::Tx))
         return;
+    // virtio-net: virtio1-input.0 and virtio1-output.0 are a queue pair's two vectors;
+    // virtio1-config takes the device's configuration changes and serves no queue.
+    if (text::startsWith(action, "virtio")) {
+        if (endsWithIndex("-input.", IrqRole::Rx) || endsWithIndex("-output.", IrqRole::Tx))
+            return;
+        if (action.ends_with("-config")) {
+            info.role = IrqRole::Control;
+            return;
+        }
+    }
     // mlx5_comp3@pci:...: completion vectors serve rx and tx of one channel.
     if (text::startsWith(action, "mlx5_comp")) {
         const auto at = action.find('@');

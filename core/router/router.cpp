@@ -115,12 +115,8 @@ std::optional<ApplyReport> Router::apply(const ApplyScript& script,
     log::debug(log::apply, where(), ": applying ", writes.size(), " values (a ",
                script.script.size(), "-byte script)");
     std::optional<ApplyReport> rep;
-    if (m_session) {
-        rep = runApplyScript(*m_session, script, writes, error);
-    } else {
-        const auto res = runLocal(script.script);
-        rep = applyResult(res.exitStatus, res.out, res.err, script, writes, error);
-    }
+    if (const auto res = run(script.script, error))
+        rep = applyResult(res->exitStatus, res->out, res->err, script, writes, error);
     if (!rep) {
         log::debug(log::apply, where(), ": ", *error);
         return rep;
@@ -136,13 +132,8 @@ std::optional<ApplyReport> Router::apply(const ApplyScript& script,
 }
 
 bool Router::settle(PendingAction a, std::string* error) {
-    bool ok;
-    if (m_session) {
-        ok = settleRemote(*m_session, m_root, a, error);
-    } else {
-        const auto res = runLocal(makeSettleScript(m_root, a));
-        ok = settleSucceeded(res.exitStatus, res.out, res.err, error);
-    }
+    const auto res = run(makeSettleScript(m_root, a), error);
+    const bool ok = res && settleSucceeded(res->exitStatus, res->out, res->err, error);
     log::debug(log::apply, where(), ": ", a == PendingAction::Confirm ? "confirm" : "revert", ": ",
                ok ? std::string("done") : *error);
     return ok;
@@ -150,12 +141,8 @@ bool Router::settle(PendingAction a, std::string* error) {
 
 std::optional<PersistReport> Router::persist(const PersistScript& ps, std::string* error) {
     std::optional<PersistReport> rep;
-    if (m_session) {
-        rep = runPersistScript(*m_session, ps, error);
-    } else {
-        const auto res = runLocal(ps.script);
-        rep = persistResult(res.exitStatus, res.out, res.err, ps.token, error);
-    }
+    if (const auto res = run(ps.script, error))
+        rep = persistResult(res->exitStatus, res->out, res->err, ps.token, error);
     if (!rep) {
         log::debug(log::persist, where(), ": ", *error);
         return rep;
@@ -167,6 +154,15 @@ std::optional<PersistReport> Router::persist(const PersistScript& ps, std::strin
     for (const auto& m : rep->messages)
         log::debug(log::persist, where(), ": router says: ", m);
     return rep;
+}
+
+std::optional<ssh::RunResult> Router::run(const std::string& script, std::string* error) {
+    if (!m_session)
+        return runLocal(script);
+    auto r = m_session->run("sh -s", script);
+    if (!r && error)
+        *error = m_session->error().message;
+    return r;
 }
 
 void Router::requestStop() {

@@ -58,12 +58,18 @@ public:
     std::optional<layout::PersistReport> persist(const layout::PersistScript& script,
                                                  std::string* error);
 
+    // Runs `script` with the router's `sh -s`: over the SSH session, or with this machine's
+    // /bin/sh for a local root. The one place that branches on where the router is; every
+    // script above goes through it. nullopt with *error when it could not run at all (no
+    // connection, stopped); a script's own failure is its exit status and output.
+    std::optional<ssh::RunResult> run(const std::string& script, std::string* error);
+
     // Thread-safe: ends the current SSH wait within 200 ms (local scripts run to their end).
     void requestStop();
 
 private:
     Router(std::string root, std::unique_ptr<ssh::Session> session);
-    ssh::RunResult runLocal(const std::string& script);
+    static ssh::RunResult runLocal(const std::string& script);
 
     std::string m_root;
     std::unique_ptr<ssh::Session> m_session;

@@ -99,10 +99,10 @@ TEST_F(Vm, KernelRefusalsAreReportedPerTarget) {
     r.writes.push_back({Write::Kind::RpsCpus, "eth2 rx-0",
                         "sys/class/net/eth2/queues/rx-0/rps_cpus", eth2To, eth2Was, ""});
     NoQuestions p;
-    ssh::Session s(target(), p);
-    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto router = Router::remote(target(), p);
     std::string error;
-    const auto rep = applyRemote(s, "/", r, {60, true}, &error);
+    ASSERT_TRUE(router->open(&error)) << error;
+    const auto rep = router->apply(r, {60, true}, &error);
     ASSERT_TRUE(rep) << error;
     ASSERT_EQ(rep->results.size(), 4u);
     const char* reasons[] = {"Invalid argument", "Value too large", "Input/output error"};
@@ -116,7 +116,7 @@ TEST_F(Vm, KernelRefusalsAreReportedPerTarget) {
     EXPECT_EQ(changedFromBaseline(),
               std::vector<std::string>{"sys/class/net/eth2/queues/rx-0/rps_cpus: " + eth2Was +
                                        " -> " + eth2To});
-    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    ASSERT_TRUE(router->settle(PendingAction::Revert, &error)) << error;
     EXPECT_TRUE(changedFromBaseline().empty());
 }
 
@@ -244,15 +244,15 @@ TEST_F(Vm, CoalescingIsReadAppliedAndReverted) {
     EXPECT_EQ(r.skipped[0].reason, "its driver (e1000e) takes no rx-frames (ethtool -c: n/a)");
 
     NoQuestions p;
-    ssh::Session s(target(), p);
-    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto router = Router::remote(target(), p);
     std::string error;
-    auto rep = applyRemote(s, "/", r, {60, true}, &error);
+    ASSERT_TRUE(router->open(&error)) << error;
+    auto rep = router->apply(r, {60, true}, &error);
     ASSERT_TRUE(rep) << error;
     ASSERT_EQ(rep->results.size(), 1u);
     EXPECT_EQ(rep->results[0].status, TargetResult::Status::Applied) << rep->results[0].error;
     EXPECT_EQ(usecs("eth3"), "125\n");
-    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    ASSERT_TRUE(router->settle(PendingAction::Revert, &error)) << error;
     EXPECT_EQ(usecs("eth3"), before);
 
     // A value the driver refuses (e1000e takes 0, 1, 3, 4, and 10 to 10000 us): reported, and
@@ -260,13 +260,13 @@ TEST_F(Vm, CoalescingIsReadAppliedAndReverted) {
     Resolution bad = r;
     bad.writes[0].value = "5";
     bad.skipped.clear();
-    rep = applyRemote(s, "/", bad, {60, true}, &error);
+    rep = router->apply(bad, {60, true}, &error);
     ASSERT_TRUE(rep) << error;
     ASSERT_EQ(rep->results.size(), 1u);
     EXPECT_EQ(rep->results[0].status, TargetResult::Status::Refused);
     EXPECT_NE(rep->results[0].error.find("Invalid argument"), std::string::npos)
         << rep->results[0].error;
-    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    ASSERT_TRUE(router->settle(PendingAction::Revert, &error)) << error;
     EXPECT_EQ(usecs("eth3"), before);
 
     // rx-frames: virtio-net without notification coalescing has it, fixed at 1, and refuses
@@ -285,7 +285,7 @@ TEST_F(Vm, CoalescingIsReadAppliedAndReverted) {
     ASSERT_EQ(r2.writes.size(), 2u);
     EXPECT_EQ(r2.writes[1].path, "ethtool:eth1:rx-frames");
     EXPECT_EQ(r2.writes[1].current, std::to_string(*eth1->coalescing->rxFrames));
-    rep = applyRemote(s, "/", r2, {60, true}, &error);
+    rep = router->apply(r2, {60, true}, &error);
     ASSERT_TRUE(rep) << error;
     ASSERT_EQ(rep->results.size(), 2u);
     EXPECT_EQ(rep->results[0].status, TargetResult::Status::Applied) << rep->results[0].error;
@@ -294,7 +294,7 @@ TEST_F(Vm, CoalescingIsReadAppliedAndReverted) {
         << rep->results[1].error;
     EXPECT_EQ(usecs("eth3"), "125\n");
     EXPECT_EQ(frames(), framesBefore);
-    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    ASSERT_TRUE(router->settle(PendingAction::Revert, &error)) << error;
     EXPECT_EQ(usecs("eth3"), before);
     EXPECT_EQ(frames(), framesBefore);
 }
@@ -353,10 +353,10 @@ TEST_F(Vm, QueueCountsAndRssAreAppliedRevertedAndPersisted) {
     EXPECT_EQ(r.writes[0].current, "default");
     EXPECT_EQ(r.writes[1].path, "ethtool:eth2:channels-combined");
     NoQuestions p;
-    ssh::Session s(target(), p);
-    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto router = Router::remote(target(), p);
     std::string error;
-    auto rep = applyRemote(s, "/", r, {60, true}, &error);
+    ASSERT_TRUE(router->open(&error)) << error;
+    auto rep = router->apply(r, {60, true}, &error);
     ASSERT_TRUE(rep) << error;
     ASSERT_EQ(rep->results.size(), 2u);
     for (const auto& res : rep->results)
@@ -364,7 +364,7 @@ TEST_F(Vm, QueueCountsAndRssAreAppliedRevertedAndPersisted) {
     EXPECT_EQ(combined(), "2\n");
     EXPECT_EQ(table(), RssSpread::parse("weight 1 3")->tableFor(128, 2));
     EXPECT_EQ(guest("ls /sys/class/net/eth2/queues | tr '\\n' ' '"), "rx-0 rx-1 tx-0 tx-1 ");
-    ASSERT_TRUE(settleRemote(s, "/", PendingAction::Revert, &error)) << error;
+    ASSERT_TRUE(router->settle(PendingAction::Revert, &error)) << error;
     EXPECT_EQ(combined(), "4\n");
     EXPECT_EQ(table(), eth2->rss->table);
 

@@ -243,14 +243,14 @@ TEST_P(Ssh, MonitorStopsAtTheCapWithBoundedMemory) {
 TEST_P(Ssh, ApplyThenConfirmOverANewConnection) {
     const auto root = writableBoard(m_tmp, "nanopi-r6s-openwrt");
     ScriptedPrompter p;
-    Session s(target(), p);
-    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto router = Router::remote(target(), p, root.string());
     std::string error;
-    auto bundle = collectRemote(s, root.string(), &error);
+    ASSERT_TRUE(router->open(&error)) << error;
+    auto bundle = router->collect(&error);
     ASSERT_TRUE(bundle) << error;
     const auto snap = buildSnapshot(*bundle);
     const auto r = resolve(plan(snap), snap);
-    const auto rep = applyRemote(s, root.string(), r, {30, true}, &error);
+    const auto rep = router->apply(r, {30, true}, &error);
     ASSERT_TRUE(rep) << error;
     EXPECT_TRUE(rep->revertArmed);
     for (const auto& t : rep->results) {
@@ -258,10 +258,10 @@ TEST_P(Ssh, ApplyThenConfirmOverANewConnection) {
         EXPECT_EQ(firstLine(root / t.write.path), t.write.value) << t.write.path;
     }
     // Confirm over a new connection, as the CLI does.
-    Session second(target(), p);
-    ASSERT_TRUE(second.connect()) << second.error().message;
-    ASSERT_TRUE(settleRemote(second, root.string(), PendingAction::Confirm, &error)) << error;
-    EXPECT_FALSE(settleRemote(second, root.string(), PendingAction::Confirm, &error));
+    const auto second = Router::remote(target(), p, root.string());
+    ASSERT_TRUE(second->open(&error)) << error;
+    ASSERT_TRUE(second->settle(PendingAction::Confirm, &error)) << error;
+    EXPECT_FALSE(second->settle(PendingAction::Confirm, &error));
     EXPECT_NE(error.find("nothing is waiting"), std::string::npos) << error;
     for (const auto& t : rep->results)
         EXPECT_EQ(firstLine(root / t.write.path), t.write.value) << t.write.path;
@@ -316,15 +316,15 @@ TEST_P(Ssh, PersistThenUnpersist) {
     std::ofstream(root / "etc/sysupgrade.conf") << conf;
     (void)std::system(("chmod -R a+rwX '" + root.string() + "'").c_str());
     ScriptedPrompter p;
-    Session s(target(), p);
-    ASSERT_TRUE(s.connect()) << s.error().message;
+    const auto router = Router::remote(target(), p, root.string());
     std::string error;
-    const auto bundle = collectRemote(s, root.string(), &error);
+    ASSERT_TRUE(router->open(&error)) << error;
+    const auto bundle = router->collect(&error);
     ASSERT_TRUE(bundle) << error;
     const auto snap = buildSnapshot(*bundle);
     const auto pp = planPersist(plan(snap), snap, {}, &error);
     ASSERT_TRUE(pp) << error;
-    const auto rep = runPersistScript(s, makePersistScript(*pp, root.string()), &error);
+    const auto rep = router->persist(makePersistScript(*pp, root.string()), &error);
     ASSERT_TRUE(rep) << error;
     EXPECT_EQ(rep->written, (std::vector<std::string>{"/etc/coresteer/layout.json",
                                                       "/etc/hotplug.d/net/95-coresteer"}));
@@ -340,7 +340,7 @@ TEST_P(Ssh, PersistThenUnpersist) {
     const auto after = buildSnapshot(collectLocal(root));
     EXPECT_EQ(resolve(pp->layout, after).changeCount(), 0u);
     EXPECT_FALSE(after.system.services.persistedLayout.empty());
-    const auto un = runPersistScript(s, makeUnpersistScript(root.string()), &error);
+    const auto un = router->persist(makeUnpersistScript(root.string()), &error);
     ASSERT_TRUE(un) << error;
     EXPECT_TRUE(un->sysupgradeRestored);
     EXPECT_EQ(slurp(root / "etc/sysupgrade.conf"), conf);
