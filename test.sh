@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds coresteer and runs every test:
-#   1. the dev build (gcc, -Werror) and its tests,
-#   2. the asan build (clang, ASan + UBSan) and the same tests under the sanitizers,
+# Builds coresteer and runs every test, each once, in the build that proves most with it:
+#   1. the dev build (gcc, -Werror), the product as it ships, and its tests: the GUI's (offscreen,
+#      against sshd and dropbear, under Xvfb), the emulated router's and the package's,
+#   2. the asan build (clang, ASan + UBSan) of core/ and cli/, and their tests under the
+#      sanitizers: unit, SSH against sshd and dropbear, network namespaces, the checks of the tree,
 #   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 30) under ASan + UBSan,
 #   4. the benchmarks, which print their figures against their targets: the /proc/interrupts
 #      parser (against awk), bytes to model for huge routers, recordings (an hour of 20 000 IRQ
@@ -15,6 +17,25 @@
 set -uo pipefail
 cd "$(dirname "$0")" || exit 1
 . scripts/deps.sh
+# Each stage's name and when it began, for the table of stage times at the end.
+stage_names=()
+stage_starts=()
+stage() {
+    printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"
+    stage_names+=("$*")
+    stage_starts+=("$SECONDS")
+}
+stage_times() {
+    local i end
+    echo "stage times (s):"
+    for i in "${!stage_names[@]}"; do
+        end=${stage_starts[i + 1]:-$SECONDS}
+        printf '  %-40s %5d\n' "${stage_names[i]}" $((end - stage_starts[i]))
+    done
+    printf '  %-40s %5d\n' "all, from the start of test.sh" "$SECONDS"
+}
+
+stage "packages (apt-get, only what is missing)"
 ensure_packages "${CORESTEER_BUILD_PACKAGES[@]}" "${CORESTEER_TEST_PACKAGES[@]}" || exit 2
 
 passed=0
@@ -57,7 +78,6 @@ failure_detail() {
 }
 details=() # "preset|test" of each failed ctest test
 
-stage() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 for preset in dev asan; do
     stage "build: $preset"
@@ -69,7 +89,12 @@ for preset in dev asan; do
     fi
     stage "tests: $preset"
     log="build/$preset/ctest.log"
-    ctest --preset "$preset" -j "$jobs" --timeout 600 2>&1 | tee "$log"
+    # The asan build's tests wait more than they compute (revert timers, the SSH servers, the
+    # router scripts' shells): twice as many as there are cores run at once. The dev build's
+    # include the emulated router, whose guest a busy machine starves: one a core.
+    test_jobs=$jobs
+    [ "$preset" = asan ] && test_jobs=$((2 * jobs))
+    ctest --preset "$preset" -j "$test_jobs" --timeout 600 2>&1 | tee "$log"
     count_ctest "$log" "$preset"
 done
 
@@ -106,7 +131,8 @@ tests/bench/persist_hotplug.sh build/dev 21 || bench_failed persist_hotplug.sh
 tests/bench/ssh_snapshot.sh build/dev 11 || bench_failed ssh_snapshot.sh
 tests/bench/sampler_cost.sh build/dev || bench_failed sampler_cost.sh
 
-stage "done"
+printf '\n=== done (at %d s)\n' "$SECONDS"
+stage_times
 for d in "${details[@]+"${details[@]}"}"; do
     echo "why $d:"
     failure_detail "build/${d%%|*}/Testing/Temporary/LastTest.log" "${d#*|}"

@@ -53,7 +53,14 @@ Layout Planner::run() {
             " and SQM; this layout carries new connections, the router's own traffic and "
             "whatever is not offloaded, and a bufferbloat test shows less CPU load than its "
             "traffic.");
-    if (topo.classes.size() >= 2)
+    using Shape = PlanGoal::Shape;
+    if (m_goal.shape == Shape::AllOnFastCores && topo.classes.size() >= 2)
+        allOnFastCores();
+    else if (m_goal.shape == Shape::IrqPerCoreNoRps)
+        irqPerCoreNoRps();
+    else if (m_goal.shape == Shape::IrqsTogether)
+        irqsTogether();
+    else if (topo.classes.size() >= 2)
         bigLittle();
     else if (hasRss())
         rss();
@@ -61,6 +68,8 @@ Layout Planner::run() {
         uniformWithWifi();
     else
         uniform();
+    if (m_goal.shape == Shape::RpsOverAllCores)
+        rpsOverAllCores();
     pinNapiThreads();
     pinTxWorkers();
     planPppSteering(m_snap, m_layout);

@@ -14,6 +14,16 @@ namespace coresteer::layout {
 struct PlanGoal {
     enum class Kind { SqmThroughput };
     Kind kind = Kind::SqmThroughput;
+    // Where the NICs' interrupts and packet work go: the rules' own choice (Recommend), or
+    // one of the other shapes a measurement on the router may prefer (planAlternatives).
+    enum class Shape {
+        Rules,
+        AllOnFastCores,  // two classes of core: interrupts and packet work on the fastest
+        RpsOverAllCores, // the rules' interrupts, receive work spread over every core
+        IrqPerCoreNoRps, // each NIC's interrupts on a core of their own, RPS off
+        IrqsTogether,    // every NIC's interrupts on the first core, packet work on the others
+    };
+    Shape shape = Shape::Rules;
     // The cpufreq governor for a slow policy (powersave, userspace, conservative) under the
     // layout's network work: "schedutil" (else performance where the kernel has no schedutil),
     // "performance" (else schedutil), or "" to leave every governor as it is (a note says why).
@@ -25,6 +35,25 @@ struct PlanGoal {
 };
 
 Layout plan(const Snapshot& snap, const PlanGoal& goal = {});
+
+// A layout the planner offers besides its recommendation, for a measurement to choose
+// between (planner_alternatives.cpp): its name, what it changes and why it may win.
+struct PlanAlternative {
+    std::string name;
+    std::string why;
+    PlanGoal::Shape shape = PlanGoal::Shape::Rules;
+    bool coalescing = true; // whether the goal's coalescing is in it
+    Layout layout;
+};
+// The recommendation first (the rules' shape), then the shapes that fit this router: for two
+// classes of core, everything on the fastest and RPS over all cores; for uniform cores, an
+// IRQ per core without RPS, RPS over all cores and the interrupts together; for a NIC with
+// RSS, RPS over all cores; each again without coalescing where the goal proposes it. A layout
+// equal to one before it is left out, and there are at most `max`.
+std::vector<PlanAlternative> planAlternatives(const Snapshot& snap, const PlanGoal& goal = {},
+                                              std::size_t max = 8);
+// Whether two layouts write the same targets (their reasons and notes aside).
+bool sameTargets(const Layout& a, const Layout& b);
 
 // The planner's step for PPP interfaces (planner_upper.cpp): RPS for each one's receive queue,
 // on the CPUs the layout gives its conduit's RPS (else every online CPU), with the reason.

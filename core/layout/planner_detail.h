@@ -88,6 +88,13 @@ private:
     // completion ring and PPDU end interrupt serves one radio.
     void wifiOn(int cpu, const std::string& what);
 
+    // The other shapes a measurement may prefer (planner_alternatives.cpp).
+    void allOnFastCores();
+    void rpsOverAllCores();
+    void irqPerCoreNoRps();
+    void irqsTogether();
+    CpuMask mask(const std::vector<int>& cpus) const;
+
     // Kernel threads, cpufreq governors and irqbalance (planner_threads.cpp).
     // A cpufreq policy that holds its CPUs back, where this layout puts network work: a governor
     // that holds one low frequency (powersave, userspace) or climbs slowly (conservative) is

@@ -188,6 +188,27 @@ TEST(Coalescing, ThePlannerProposesItForAHotVectorOnASaturatedCpu) {
     }
 }
 
+// Where the plan proposes coalescing, the planner's alternatives hold the same layout without
+// it, for a measurement to weigh the fewer interrupts against the delay.
+TEST(Coalescing, TheAlternativesHoldThePlanWithoutIt) {
+    Router r("nanopi-m4");
+    r.write("ethtool/eth0/coalesce", ethtoolC("20", "16"));
+    const auto snap = r.snapshot();
+    PlanGoal goal;
+    goal.load = m4Load(62'000, 0.97);
+    const auto alts = planAlternatives(snap, goal);
+    ASSERT_GE(alts.size(), 2u);
+    EXPECT_TRUE(alts[0].coalescing);
+    EXPECT_EQ(targetOf(alts[0].layout, "eth0")->rxUsecs, 125u);
+    EXPECT_EQ(alts[1].name, alts[0].name + ", without coalescing");
+    EXPECT_FALSE(alts[1].coalescing);
+    const auto* t = targetOf(alts[1].layout, "eth0");
+    EXPECT_FALSE(t && (t->rxUsecs || t->rxFrames));
+    // Without a load the planner proposes no coalescing, and offers no such alternative.
+    for (const auto& a : planAlternatives(snap))
+        EXPECT_EQ(a.name.find("without coalescing"), std::string::npos) << a.name;
+}
+
 // Where coalescing would help but cannot be set, a note says why, and nothing is proposed.
 TEST(Coalescing, NotesWhereItCannotBeSet) {
     Router r("nanopi-m4");
