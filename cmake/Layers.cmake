@@ -4,9 +4,11 @@
 # of the libraries it names, and CMake makes that so.
 #
 #   coresteer_library(<name> SOURCES <file>... [DEPENDS <coresteer library>...]
-#                     [LIBS <other target>...])
+#                     [LIBS <other target>...] [OWN_FILES])
 #
 # makes the static library coresteer_<name> (alias coresteer::<name>) of the current folder.
+# OWN_FILES, for a folder whose subfolders are libraries of their own (ui/): its root holds
+# only the headers among SOURCES, not the folder with its subfolders.
 # Headers are included by their path from the top of the tree ("core/base/text.h"), but the top
 # of the tree is on no include path: each library gets an include root of its own in the build
 # tree that holds only its folder (a link to it), and hands it on to what links it. A header of a
@@ -15,7 +17,7 @@
 # layers_refuse_an_upward_include (tests/layers/) proves that with try_compile.
 
 function(coresteer_library name)
-    cmake_parse_arguments(L "" "" "SOURCES;DEPENDS;LIBS" ${ARGN})
+    cmake_parse_arguments(L "OWN_FILES" "" "SOURCES;DEPENDS;LIBS" ${ARGN})
     set(target coresteer_${name})
     add_library(${target} STATIC ${L_SOURCES})
     add_library(coresteer::${name} ALIAS ${target})
@@ -23,7 +25,17 @@ function(coresteer_library name)
     set(root ${CMAKE_BINARY_DIR}/include-roots/${name})
     get_filename_component(parent ${root}/${folder} DIRECTORY)
     file(MAKE_DIRECTORY ${parent})
-    if(NOT EXISTS ${root}/${folder})
+    if(L_OWN_FILES)
+        if(IS_SYMLINK ${root}/${folder})
+            file(REMOVE ${root}/${folder})
+        endif()
+        file(MAKE_DIRECTORY ${root}/${folder})
+        foreach(f IN LISTS L_SOURCES)
+            if(f MATCHES "\\.h$" AND NOT EXISTS ${root}/${folder}/${f})
+                file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR}/${f} ${root}/${folder}/${f} SYMBOLIC)
+            endif()
+        endforeach()
+    elseif(NOT EXISTS ${root}/${folder})
         file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR} ${root}/${folder} SYMBOLIC)
     endif()
     target_include_directories(${target} PUBLIC ${root})
@@ -64,7 +76,7 @@ function(coresteer_include_roots name out)
 endfunction()
 
 # An include root that holds only <folder> (a path from the top of the tree), for the targets
-# outside the layers: the UI and the tests include "ui/..." and "tests/..." so.
+# outside the layers: the tests include "tests/..." so.
 function(coresteer_folder_root folder out)
     string(REPLACE "/" "_" name ${folder})
     set(root ${CMAKE_BINARY_DIR}/include-roots/folder_${name})

@@ -13,6 +13,8 @@
 #include "core/live/sample.h"
 #include "core/model/snapshot.h"
 #include "core/ssh/target.h"
+#include "ui/base/reports.h"
+#include "ui/base/snapshotptr.h"
 
 #include <QObject>
 #include <QSet>
@@ -33,9 +35,6 @@ class Router;
 
 namespace coresteer::ui {
 
-using SnapshotPtr = std::shared_ptr<const Snapshot>;
-using ApplyReportPtr = std::shared_ptr<const layout::ApplyReport>;
-using PersistReportPtr = std::shared_ptr<const layout::PersistReport>;
 using RatesPtr = std::shared_ptr<const live::Rates>;
 using TextsPtr = std::shared_ptr<const live::SampleTexts>;
 
@@ -157,9 +156,5 @@ private:
 
 } // namespace coresteer::ui
 
-Q_DECLARE_METATYPE(coresteer::ui::SnapshotPtr)
-Q_DECLARE_METATYPE(coresteer::ui::ApplyReportPtr)
-Q_DECLARE_METATYPE(coresteer::ui::PersistReportPtr)
 Q_DECLARE_METATYPE(coresteer::ui::RatesPtr)
 Q_DECLARE_METATYPE(coresteer::ui::TextsPtr)
-Q_DECLARE_METATYPE(coresteer::layout::PendingAction)

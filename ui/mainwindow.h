@@ -2,6 +2,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window: one router at a time (the demo, this computer, a tree, or an SSH router),
 // its summary and cores, the mask grid, and the apply, preset and connection actions.
+//
+// It is the one place that knows the connection and the settings: it wires the connection's
+// answers to the models, the Live tab and the apply dialog, and hands them what the settings
+// hold. Its files by job: mainwindow.cpp (the window, a snapshot shown, failures, preferences),
+// mainwindow_build.cpp (menus and bars), mainwindow_open.cpp (where a router comes from),
+// mainwindow_live.cpp (the Live tab and the live read-out) and mainwindow_layout.cpp (presets,
+// Recommend, governors, apply).
 #pragma once
 
 #include "core/layout/layout.h"
@@ -32,6 +39,7 @@ class CompareDialog;
 class LivePanel;
 class MaskGridModel;
 class MaskGridView;
+class PreferencesDialog;
 class SnapshotModel;
 
 class MainWindow : public QMainWindow {
@@ -80,6 +88,8 @@ public:
     bool chooseGovernor(int row, const QString& governor);
     // Opens the apply dialog for the pending changes (nullptr when there is nothing to apply).
     ApplyDialog* openApplyDialog();
+    // Opens Preferences over the settings; what it accepts is kept and handed to the Live tab.
+    PreferencesDialog* openPreferences();
 
     Connection* connection() const { return m_conn.get(); }
     // Who answers the connection's questions (host keys, passwords); tests put their own.
@@ -123,7 +133,14 @@ private:
                        Connection::Spec spec);
     void showSnapshot(quint64 id, SnapshotPtr snap);
     void showFailure(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
+    // The Live tab and the live read-out (mainwindow_live.cpp): the tab's requests to the
+    // connection and its changes to the settings; a new connection's live answers to the tab;
+    // the live view of the first snapshot.
+    void wireLivePanel();
+    void wireLive(Connection* connection);
+    void startLive(const SnapshotPtr& snap);
     void showLive(quint64 id, RatesPtr rates);
+    void handSettingsToLive();
     void openRoot();
     void showPending(const layout::Layout& layout, const QString& what);
     void rebuildRecentPresets();

@@ -3,103 +3,39 @@
 // The pieces MainWindow's constructor builds: its centre, menus, tool bar and status bar.
 #include "ui/mainwindow.h"
 
-#include "core/base/json_text.h"
-#include "core/base/text.h"
-#include "core/collect/capture.h"
 #include "core/layout/layout_json.h"
-#include "core/layout/planner.h"
-#include "core/live/bottleneck.h"
-#include "core/live/recording.h"
-#include "core/model/conflicts.h"
-#include "ui/dialogs/applydialog.h"
 #include "ui/dialogs/comparedialog.h"
-#include "ui/dialogs/connectdialog.h"
-#include "ui/dialogs/preferencesdialog.h"
 #include "ui/live/livepanel.h"
-#include "ui/logging.h"
 #include "ui/models/coremodel.h"
 #include "ui/models/maskgridmodel.h"
 #include "ui/models/snapshotmodel.h"
-#include "ui/settings.h"
 #include "ui/views/maskgridview.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QCloseEvent>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QToolBar>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace coresteer::ui {
 
 using namespace coresteer::layout;
-using namespace coresteer::live;
-
-void MainWindow::governorMenu(const QPoint& pos) {
-    const auto index = m_coreView->indexAt(pos);
-    const auto* p = index.isValid() ? m_cores->policyOf(index.row()) : nullptr;
-    if (!p || p->available.empty())
-        return;
-    QMenu menu(this);
-    menu.addSection(tr("Governor of cpufreq policy%1 (CPU %2)")
-                        .arg(p->id)
-                        .arg(QString::fromStdString(p->cpus.toList())));
-    const auto pending =
-        m_cores->index(index.row(), CoreModel::Governor).data(CoreModel::RawValueRole).toString();
-    auto* keep = menu.addAction(tr("As it is (%1)").arg(QString::fromStdString(p->governor)));
-    connect(keep, &QAction::triggered, this,
-            [this, row = index.row()] { chooseGovernor(row, {}); });
-    menu.addSeparator();
-    for (const auto& g : p->available) {
-        const auto name = QString::fromStdString(g);
-        auto* a = menu.addAction(name);
-        a->setCheckable(true);
-        a->setChecked(name == pending);
-        connect(a, &QAction::triggered, this,
-                [this, row = index.row(), name] { chooseGovernor(row, name); });
-    }
-    menu.exec(m_coreView->viewport()->mapToGlobal(pos));
-}
-
-bool MainWindow::chooseGovernor(int row, const QString& governor) {
-    const auto* p = m_cores->policyOf(row);
-    const auto g = governor.toStdString();
-    if (!p || (!g.empty() &&
-               std::find(p->available.begin(), p->available.end(), g) == p->available.end()))
-        return false;
-    auto extras = m_grid->extras();
-    auto& list = extras.governors;
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](const GovernorTarget& t) { return t.policy == p->id; }),
-               list.end());
-    if (!g.empty() && g != p->governor)
-        list.push_back({p->id, g, "Chosen in the CPU table."});
-    m_gridView->applyMasks({}, tr("Governor of policy%1").arg(p->id), std::move(extras));
-    return true;
-}
 
 // The summary and the cores above; the mask grid, the live view and the details in tabs; the
 // warnings below.
@@ -178,14 +114,11 @@ void MainWindow::buildEditMenu() {
     edit->addAction(m_undoAction);
     edit->addAction(m_redoAction);
     edit->addSeparator();
-    edit->addAction(tr("&Preferences..."), this, [this] {
-        PreferencesDialog d(this);
-        if (d.exec() == QDialog::Accepted)
-            m_livePanel->loadSettings();
-    });
+    edit->addAction(tr("&Preferences..."), this, &MainWindow::openPreferences);
 }
 
-// Recording: open, compare, the built-in samples, save and export; the live panel's signals.
+// Recording: open, compare, the built-in samples, save and export (also as the Live tab's
+// buttons).
 void MainWindow::buildRecordingMenu() {
     auto* recording = menuBar()->addMenu(tr("Re&cording"));
     recording->addAction(tr("&Open recording..."), this, [this] {
@@ -274,29 +207,6 @@ void MainWindow::buildRecordingMenu() {
     view.back()->setToolTip(tr("Every sample the live view holds (up to an hour): each core's "
                                "shares and each NIC interrupt's rate"));
     m_livePanel->setViewActions(view);
-    connect(m_livePanel, &LivePanel::routerProbe, this, [this](const QString& host) {
-        if (m_conn)
-            m_conn->startRouterProbe(host);
-    });
-    connect(m_livePanel, &LivePanel::routerProbeDone, this, [this] {
-        if (m_conn)
-            m_conn->stopRouterProbe();
-    });
-    connect(m_livePanel, &LivePanel::demoTestStarting, this,
-            [this](double idleSeconds, double phaseSeconds) {
-                if (m_conn)
-                    m_conn->startDemoTest(idleSeconds, phaseSeconds);
-            });
-    connect(m_livePanel, &LivePanel::recordingFinished, this, [this] {
-        for (auto* a : m_recordingActions)
-            a->setEnabled(m_livePanel->recording() != nullptr);
-    });
-    connect(m_livePanel, &LivePanel::recordingActive, this, [this](bool on) {
-        if (m_conn)
-            m_conn->setRecording(on);
-    });
-    connect(m_livePanel, &LivePanel::replayedRates, this,
-            [this](const Rates& r) { m_grid->setLive(r); });
 }
 
 // Layout: the planner's recommendation, discarding pending changes, apply.

@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the app remembers between runs (QSettings): recent hosts, the revert timeout, the live
-// refresh rate, and the window's geometry. PreferencesDialog (ui/dialogs) edits the numbers.
+// What the app remembers between runs (QSettings): recent hosts and presets, the revert timeout,
+// the live refresh rate, the bufferbloat test's load targets and hosts, and the window's
+// geometry. Only ui/ reads and writes them: the window hands PreferencesDialog (ui/dialogs) and
+// the Live tab (ui/live) the values and keeps what they give back.
 #pragma once
 
 #include <QStringList>
@@ -18,18 +20,14 @@ int revertSeconds(); // 5..86400, default 60
 void setRevertSeconds(int seconds);
 int refreshHz(); // 1..20, default 10
 // Hosts beyond the router that the bufferbloat test probes (at most 8, each a host name or
-// address as typed, or an irtt server as "irtt://HOST[:PORT]"; nothing else is kept).
+// address as typed, or an irtt server as "irtt://HOST[:PORT]"; nothing else is kept: see
+// ui/base/testtargets.h).
 QStringList beyondHosts();
-// Of `hosts`, those that are a plain host name or address (letters, digits, ". - : _", not
-// starting with '-') or "irtt://" and one, without repeats, at most 8.
-QStringList plainHosts(const QStringList& hosts);
 // The load targets offered ("host[:port]" for iperf3, "URL... [POST URL]" for HTTP(S), most
 // recent first, at most 10; what is not one is dropped). Nothing is contacted until a test starts.
 QStringList loadTargets();
 void setLoadTargets(const QStringList& targets);
 void addLoadTarget(const QString& target); // most recent first, no duplicates
-// Of `targets`, those that are a load target (live::parseLoadTarget).
-QStringList usableLoadTargets(const QStringList& targets);
 void setBeyondHosts(const QStringList& hosts);
 void setRefreshHz(int hz);
 } // namespace settings

@@ -67,6 +67,16 @@ for b in /usr/sbin/dropbear /usr/sbin/ethtool; do
         cp -L "$l" ".$l"
     done
 done
+# tc (iproute2), with its libraries, for the lab's cake (lab.sh): off the PATH, where BusyBox's
+# tc (which cannot set up cake) stays the router's, as before.
+if [ -x /usr/sbin/tc ]; then
+    mkdir -p usr/libexec/lab
+    cp /usr/sbin/tc usr/libexec/lab/tc
+    for l in $(ldd /usr/sbin/tc | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+        mkdir -p ".$(dirname "$l")"
+        cp -L "$l" ".$l"
+    done
+fi
 # Modules, in dependency order.
 mods="$out/kernel/lib/modules/$kver/kernel"
 : > lib/modules/load
@@ -85,6 +95,12 @@ add_mod() {
 for m in virtio_pci virtio_blk crc32c_generic ext4 overlay virtio_net e1000e ppp_generic; do
     add_mod "$m"
 done
+# sch_cake (and what it needs), for the lab only: in the image, listed in lib/modules/lab in
+# dependency order, and kept out of lib/modules/load, which rcS loads at every boot.
+cp lib/modules/load lib/modules/load.base
+add_mod sch_cake
+grep -vxF -f lib/modules/load.base lib/modules/load > lib/modules/lab || true
+mv lib/modules/load.base lib/modules/load
 # The OpenWrt-like /etc and the scripts, from tests/router-vm/rootfs.
 cp -R "$here/rootfs/." "$root/"
 chmod 0755 "$root/etc/rcS" "$root/sbin/hotplug" "$root/sbin/hotplug-call" "$root/sbin/ifup" \

@@ -6,7 +6,12 @@
 # 127.0.0.1:PORT (QEMU's user network, restricted: no way out), and two virtio-net NICs with 4
 # queue pairs each on taps cs-tap1 and cs-tap2 (10.201.1.1 and 10.201.2.1 here, .2 in the guest),
 # and an Intel 82574L (e1000e, eth3) on a restricted user network, whose driver takes rx-usecs.
+# `start-lab` boots the lab instead (see lab.sh, which drives it): 2 vCPUs whose QEMU threads are
+# named ("CPU 0/TCG"), the same management NIC, eth1 and eth2 with one queue pair each on taps
+# cs-tap1 and cs-tap2 that QEMU makes and that lab.sh then moves into namespaces of their own,
+# no eth3.
 #   tests/router-vm/router.sh start VMDIR STATE [PORT]   boot, wait for SSH, write STATE/env
+#   tests/router-vm/router.sh start-lab VMDIR STATE [PORT]   the same, in the lab's shape
 #   tests/router-vm/router.sh stop STATE                 power off, remove the taps
 #   tests/router-vm/router.sh ssh STATE COMMAND...       run a command on the router (OpenSSH)
 # STATE/disk.img is the persistent /etc; `start` copies a fresh one unless it exists.
@@ -23,7 +28,7 @@ ssh_router() {
 }
 
 case $cmd in
-start)
+start | start-lab)
     vm=$(cd "$2" && pwd)
     mkdir -p "$3"
     state=$(cd "$3" && pwd)
@@ -36,7 +41,23 @@ start)
     [ -f "$state/disk.img" ] || cp "$vm/disk.img" "$state/disk.img"
     nics=
     queues=4
-    for i in 1 2; do
+    cpus=4
+    lab=
+    opts=
+    if [ "$cmd" = start-lab ]; then
+        # The lab: one queue pair per NIC on taps that QEMU makes (they go when it exits, wherever
+        # lab.sh has moved them), 2 vCPUs, and vCPU threads named for lab.sh to find.
+        [ -c /dev/net/tun ] || { echo "router.sh: the lab needs /dev/net/tun" >&2; exit 1; }
+        lab=1
+        queues=1
+        cpus=2
+        for i in 1 2; do
+            nics="$nics -netdev tap,id=n$i,ifname=cs-tap$i,script=no,downscript=no"
+            nics="$nics -device virtio-net-pci,netdev=n$i,addr=0x$((3 + i))"
+        done
+        opts="-name coresteer-lab,debug-threads=on"
+    fi
+    [ -n "$lab" ] || for i in 1 2; do
         if [ -c /dev/net/tun ] && ip tuntap add dev "cs-tap$i" mode tap multi_queue 2>/dev/null; then
             ip addr add "10.201.$i.1/24" dev "cs-tap$i"
             ip link set "cs-tap$i" up
@@ -50,17 +71,18 @@ start)
         fi
     done
     # eth3: an emulated Intel 82574L (e1000e) on a restricted user network, for coalescing.
-    nics="$nics -netdev user,id=n3,restrict=on,net=10.201.3.0/24 -device e1000e,netdev=n3,addr=0x7"
+    [ -n "$lab" ] ||
+        nics="$nics -netdev user,id=n3,restrict=on,net=10.201.3.0/24 -device e1000e,netdev=n3,addr=0x7"
     rm -f "$state/qemu.pid" "$state/console.log"
     # shellcheck disable=SC2086
-    qemu-system-x86_64 -accel "${CORESTEER_VM_ACCEL:-tcg,thread=multi}" -m 256 -smp 4 \
+    qemu-system-x86_64 -accel "${CORESTEER_VM_ACCEL:-tcg,thread=multi}" -m 256 -smp "$cpus" \
         -kernel "$vm/vmlinux" -initrd "$vm/initramfs.cpio.gz" -append "console=ttyS0 quiet" \
         -display none -monitor none -serial "file:$state/console.log" \
         -drive "file=$state/disk.img,if=none,id=etc,format=raw" \
         -device virtio-blk-pci,drive=etc,addr=0x6 \
         -netdev "user,id=mgmt,restrict=on,hostfwd=tcp:127.0.0.1:$port-10.0.2.15:22" \
         -device virtio-net-pci,netdev=mgmt,addr=0x3 \
-        $nics -pidfile "$state/qemu.pid" -daemonize
+        $nics $opts -pidfile "$state/qemu.pid" -daemonize
     echo "[127.0.0.1]:$port $(cat "$vm/host_key.pub")" > "$state/known_hosts"
     cat > "$state/env" <<ENV
 CS_VM_PORT=$port
@@ -69,6 +91,7 @@ CS_VM_KNOWN_HOSTS=$state/known_hosts
 CS_VM_QUEUES=$queues
 CS_VM_PID=$(cat "$state/qemu.pid")
 ENV
+    [ -z "$lab" ] || echo "CS_VM_LAB=1" >> "$state/env"
     t0=$(date +%s)
     until ssh_router true 2>/dev/null; do
         if [ $(($(date +%s) - t0)) -gt 120 ] || ! kill -0 "$(cat "$state/qemu.pid")" 2>/dev/null; then
@@ -96,7 +119,7 @@ ssh)
     ssh_router "$@"
     ;;
 *)
-    sed -n '2,12p' "$0" >&2
+    sed -n '2,17p' "$0" >&2
     exit 2
     ;;
 esac

@@ -28,7 +28,7 @@ using namespace coresteer::ui;
 namespace fs = std::filesystem;
 using namespace coresteer::test;
 
-namespace {
+namespace keyring_test {
 
 const fs::path kDir = fs::path(CORESTEER_TEST_TMP) / "keyring_sshd";
 
@@ -107,7 +107,9 @@ protected:
     DialogAnswerer m_answer;
 };
 
-} // namespace
+} // namespace keyring_test
+
+using namespace keyring_test;
 
 TEST_F(Keyring, NotOfferedWithoutAKeyring) {
     ASSERT_FALSE(keyring::available());

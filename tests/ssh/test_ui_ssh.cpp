@@ -51,7 +51,9 @@ using namespace coresteer::ui;
 namespace fs = std::filesystem;
 using namespace coresteer::test;
 
-namespace {
+// A named namespace, not an anonymous one: the fixture is the base of the test classes that
+// TEST_P makes outside it, which gcc refuses (-Wsubobject-linkage) in a unity batch.
+namespace ui_ssh {
 
 const fs::path kDir = fs::path(CORESTEER_TEST_TMP) / "ui_sshd";
 // Answers the connection's questions from a script, and counts them.
@@ -135,7 +137,9 @@ protected:
     MainWindow m_window;
 };
 
-} // namespace
+} // namespace ui_ssh
+
+using namespace ui_ssh;
 
 TEST_P(UiSsh, EditRecommendApplyKeepAndMakePersistent) {
     connectAndShow();

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/dialogs/applydialog.h"
 
-#include "ui/qtext.h"
+#include "ui/base/qtext.h"
 
 #include "core/model/conflicts.h"
 
@@ -63,9 +63,10 @@ QString persistPreview(const PersistPlan& plan, const std::string& root) {
 
 } // namespace
 
-ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Layout& changes,
-                         const Layout& full, int revertSeconds, QWidget* parent)
-    : QDialog(parent), m_conn(connection), m_snap(std::move(snapshot)),
+ApplyDialog::ApplyDialog(const QString& router, const QString& root, SnapshotPtr snapshot,
+                         const Layout& changes, const Layout& full, int revertSeconds,
+                         QWidget* parent)
+    : QDialog(parent), m_root(root.toStdString()), m_snap(std::move(snapshot)),
       m_revertSeconds(revertSeconds), m_timer(new QTimer(this)), m_summary(new QLabel),
       m_status(new QLabel), m_tabs(new QTabWidget), m_changes(new QTreeWidget),
       m_scriptView(codeView()), m_filesView(codeView()),
@@ -74,13 +75,12 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
       m_persist(new QPushButton(tr("Make &persistent"))), m_close(new QPushButton(tr("Close"))),
       m_irqbalance(new QComboBox),
       m_bootScripts(new QCheckBox(tr("Override boot scripts that rewrite masks"))) {
-    setWindowTitle(tr("Apply to %1").arg(connection->spec().label));
+    setWindowTitle(tr("Apply to %1").arg(router));
     resize(900, 620);
-    const std::string root = connection->spec().root.toStdString();
 
     m_resolution = resolve(changes, *m_snap);
     m_writes = changedWrites(m_resolution);
-    m_script = makeApplyScript(m_writes, root, {revertSeconds, true});
+    m_script = makeApplyScript(m_writes, m_root, {revertSeconds, true});
     m_full = full;
     m_irqbalance->addItem(tr("irqbalance: leave it as it is"),
                           static_cast<int>(IrqbalanceChoice::Leave));
@@ -137,7 +137,7 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
            "itself %3 s after the apply, unless you press Keep. Nothing survives a reboot until "
            "you make it persistent.")
             .arg(m_writes.size())
-            .arg(connection->spec().label.toHtmlEscaped())
+            .arg(router.toHtmlEscaped())
             .arg(revertSeconds));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -169,23 +169,23 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
     connect(m_apply, &QPushButton::clicked, this, [this] {
         m_since.start();
         setStage(Stage::Applying, tr("Applying ..."));
-        m_conn->apply(m_script, m_writes);
+        Q_EMIT applyRequested(m_script, m_writes);
     });
     connect(m_keep, &QPushButton::clicked, this, [this] {
         m_timer->stop();
         setStage(Stage::Settling, tr("Keeping ..."));
-        m_conn->settle(PendingAction::Confirm);
+        Q_EMIT settleRequested(PendingAction::Confirm);
     });
     connect(m_revert, &QPushButton::clicked, this, [this] {
         m_timer->stop();
         setStage(Stage::Settling, tr("Reverting ..."));
-        m_conn->settle(PendingAction::Revert);
+        Q_EMIT settleRequested(PendingAction::Revert);
     });
     connect(m_persist, &QPushButton::clicked, this, [this] {
         if (!m_plan)
             return;
         setStage(Stage::Persisting, tr("Writing the persistent files ..."));
-        m_conn->persist(makePersistScript(*m_plan, m_conn->spec().root.toStdString()));
+        Q_EMIT persistRequested(makePersistScript(*m_plan, m_root));
     });
     connect(m_close, &QPushButton::clicked, this, &ApplyDialog::reject);
     connect(m_irqbalance, &QComboBox::currentIndexChanged, this, [this] {
@@ -197,13 +197,6 @@ ApplyDialog::ApplyDialog(Connection* connection, SnapshotPtr snapshot, const Lay
         setStage(m_stage, m_status->text());
     });
     connect(m_timer, &QTimer::timeout, this, &ApplyDialog::tick);
-    connect(m_conn, &Connection::applied, this, &ApplyDialog::onApplied);
-    connect(m_conn, &Connection::settled, this, &ApplyDialog::onSettled);
-    connect(m_conn, &Connection::persisted, this, &ApplyDialog::onPersisted);
-    connect(m_conn, &Connection::failed, this,
-            [this](quint64 id, const QString& what, const QString& message, bool) {
-                onFailed(id, what, message);
-            });
     m_timer->setInterval(250);
 
     if (m_writes.empty())
@@ -222,7 +215,7 @@ void ApplyDialog::planPersistence() {
     m_plan = planPersist(m_full, *m_snap, options, &error);
     m_planError = qs(error);
     m_filesView->setPlainText(m_plan
-                                  ? persistPreview(*m_plan, m_conn->spec().root.toStdString())
+                                  ? persistPreview(*m_plan, m_root)
                                   : tr("Nothing can be made persistent here: %1").arg(m_planError));
 }
 
@@ -255,8 +248,8 @@ void ApplyDialog::setStage(Stage s, const QString& text) {
         m_persist->setDefault(true);
 }
 
-void ApplyDialog::onApplied(quint64 id, ApplyReportPtr report) {
-    if (id != m_conn->id() || m_stage != Stage::Applying)
+void ApplyDialog::onApplied(ApplyReportPtr report) {
+    if (m_stage != Stage::Applying)
         return;
     Q_EMIT outcome(report);
     Q_EMIT routerChanged();
@@ -312,8 +305,8 @@ void ApplyDialog::tick() {
                           .arg(left));
 }
 
-void ApplyDialog::onSettled(quint64 id, PendingAction action) {
-    if (id != m_conn->id() || m_stage != Stage::Settling)
+void ApplyDialog::onSettled(PendingAction action) {
+    if (m_stage != Stage::Settling)
         return;
     if (action == PendingAction::Confirm) {
         setStage(Stage::Kept, m_plan ? tr("Kept. Make it persistent so that it survives a reboot.")
@@ -324,8 +317,8 @@ void ApplyDialog::onSettled(quint64 id, PendingAction action) {
     }
 }
 
-void ApplyDialog::onPersisted(quint64 id, PersistReportPtr report) {
-    if (id != m_conn->id() || m_stage != Stage::Persisting)
+void ApplyDialog::onPersisted(PersistReportPtr report) {
+    if (m_stage != Stage::Persisting)
         return;
     QStringList files;
     for (const auto& f : report->written)
@@ -337,9 +330,7 @@ void ApplyDialog::onPersisted(quint64 id, PersistReportPtr report) {
     Q_EMIT routerChanged();
 }
 
-void ApplyDialog::onFailed(quint64 id, const QString& what, const QString& message) {
-    if (id != m_conn->id())
-        return;
+void ApplyDialog::onFailed(const QString& what, const QString& message) {
     if (m_stage == Stage::Applying) {
         setStage(Stage::Review, tr("Apply failed, nothing was written: %1").arg(message));
     } else if (m_stage == Stage::Settling && what == QStringLiteral("confirm")) {
@@ -375,7 +366,8 @@ void ApplyDialog::reject() {
             return;
         m_timer->stop();
         setStage(Stage::Settling, QString());
-        m_conn->settle(b == QMessageBox::Yes ? PendingAction::Confirm : PendingAction::Revert);
+        Q_EMIT settleRequested(b == QMessageBox::Yes ? PendingAction::Confirm
+                                                     : PendingAction::Revert);
     }
     QDialog::reject();
 }

@@ -6,19 +6,24 @@
 // Review shows the diff, the exact script that will run on the router, and the persistent files
 // persist would write, all read-only. Apply runs that script; the router arms its own revert,
 // and the dialog counts down to it with Keep and Revert. Keep confirms; only then does Make
-// persistent write the boot-time files. Every answer comes from the router's connection; the
-// per-target outcome also goes to the grid (outcome()).
+// persistent write the boot-time files. The dialog runs nothing itself: it asks
+// (applyRequested, settleRequested, persistRequested), and the window passes each request to the
+// router's connection and each of that connection's answers back (onApplied, onSettled,
+// onPersisted, onFailed). The per-target outcome also goes to the grid (outcome()).
 #pragma once
 
 #include "core/layout/apply.h"
 #include "core/layout/layout.h"
 #include "core/layout/persist.h"
-#include "ui/connection.h"
+#include "ui/base/reports.h"
+#include "ui/base/snapshotptr.h"
 
 #include <QDialog>
 #include <QElapsedTimer>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -46,10 +51,12 @@ public:
         Failed
     };
 
+    // For the router named `router` (as the window names it) whose files are under `root`.
     // `changes`: the rows that change (what runs now); `full`: every row as it will be (what
     // persist writes, so that the boot-time file covers the whole arrangement).
-    ApplyDialog(Connection* connection, SnapshotPtr snapshot, const layout::Layout& changes,
-                const layout::Layout& full, int revertSeconds, QWidget* parent = nullptr);
+    ApplyDialog(const QString& router, const QString& root, SnapshotPtr snapshot,
+                const layout::Layout& changes, const layout::Layout& full, int revertSeconds,
+                QWidget* parent = nullptr);
 
     Stage stage() const { return m_stage; }
     int secondsLeft() const;
@@ -72,7 +79,20 @@ public:
     // Disable the boot scripts that rewrite masks (and follow rc.local), where there are any.
     QCheckBox* bootScriptsBox() const { return m_bootScripts; }
 
+    // The router's answers to what the dialog asked; `what` names the request that failed
+    // ("apply", "confirm", "revert", "persist").
+    void onApplied(coresteer::ui::ApplyReportPtr report);
+    void onSettled(coresteer::layout::PendingAction action);
+    void onPersisted(coresteer::ui::PersistReportPtr report);
+    void onFailed(const QString& what, const QString& message);
+
 Q_SIGNALS:
+    // What the person asked the router to run: exactly the script shown, over its writes; keep
+    // or revert; the persistent files.
+    void applyRequested(const coresteer::layout::ApplyScript& script,
+                        const std::vector<coresteer::layout::Write>& writes);
+    void settleRequested(coresteer::layout::PendingAction action);
+    void persistRequested(const coresteer::layout::PersistScript& script);
     void outcome(coresteer::ui::ApplyReportPtr report);
     // The router's values changed (applied, reverted, restored by its timer): read it again.
     void routerChanged();
@@ -82,15 +102,11 @@ protected:
 
 private:
     void setStage(Stage s, const QString& text);
-    void onApplied(quint64 id, ApplyReportPtr report);
-    void onSettled(quint64 id, layout::PendingAction action);
-    void onPersisted(quint64 id, PersistReportPtr report);
-    void onFailed(quint64 id, const QString& what, const QString& message);
     void tick();
     // The persist plan for the layout and the irqbalance choice, and its preview.
     void planPersistence();
 
-    Connection* m_conn;
+    std::string m_root; // the router's, where its files are
     SnapshotPtr m_snap;
     layout::Resolution m_resolution;
     std::vector<layout::Write> m_writes;

@@ -3,7 +3,7 @@
 #include "ui/dialogs/preferencesdialog.h"
 
 #include "core/live/loadgen.h"
-#include "ui/settings.h"
+#include "ui/base/testtargets.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -14,27 +14,27 @@
 
 namespace coresteer::ui {
 
-PreferencesDialog::PreferencesDialog(QWidget* parent)
-    : QDialog(parent), m_revert(new QSpinBox), m_rate(new QSpinBox),
+PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent)
+    : QDialog(parent), m_accepted(current), m_revert(new QSpinBox), m_rate(new QSpinBox),
       m_loadTargets(new QPlainTextEdit), m_beyond(new QLineEdit), m_problem(new QLabel) {
     setWindowTitle(tr("Preferences"));
     m_revert->setRange(5, 86400);
     m_revert->setSuffix(tr(" s"));
-    m_revert->setValue(settings::revertSeconds());
+    m_revert->setValue(current.revertSeconds);
     m_revert->setToolTip(tr("After an apply, the router restores its old values by itself unless "
                             "you press Keep within this time"));
     m_rate->setRange(1, 20);
     m_rate->setSuffix(tr(" Hz"));
-    m_rate->setValue(settings::refreshHz());
+    m_rate->setValue(current.refreshHz);
     m_rate->setToolTip(tr("How often the live load is sampled"));
-    m_loadTargets->setPlainText(settings::loadTargets().join(QLatin1Char('\n')));
+    m_loadTargets->setPlainText(current.loadTargets.join(QLatin1Char('\n')));
     m_loadTargets->setPlaceholderText(tr("host[:port] or URL... [POST URL], one a line"));
     m_loadTargets->setToolTip(tr("Where the bufferbloat test's load goes, beyond the router: "
                                  "iperf3 servers (host[:port]), or URLs to download from, then "
                                  "the word POST and a URL that takes uploads; nothing is "
                                  "contacted until a test starts"));
     m_loadTargets->setMaximumHeight(90);
-    m_beyond->setText(settings::beyondHosts().join(QLatin1Char(' ')));
+    m_beyond->setText(current.beyondHosts.join(QLatin1Char(' ')));
     m_beyond->setPlaceholderText(tr("hosts past the WAN, separated by spaces"));
     m_beyond->setToolTip(tr("Hosts past the router's WAN that the bufferbloat test probes for "
                             "latency (ICMP echo)"));
@@ -62,7 +62,7 @@ QString PreferencesDialog::problem() const {
 void PreferencesDialog::accept() {
     QStringList bad;
     const auto targets = m_loadTargets->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    const auto usable = settings::usableLoadTargets(targets);
+    const auto usable = usableLoadTargets(targets);
     for (const auto& t : targets)
         if (!t.trimmed().isEmpty() && !usable.contains(t.trimmed())) {
             live::LoadSpec spec;
@@ -72,7 +72,7 @@ void PreferencesDialog::accept() {
                                 : QString::fromStdString(why));
         }
     const auto hosts = m_beyond->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    const auto plain = settings::plainHosts(hosts);
+    const auto plain = plainHosts(hosts);
     for (const auto& h : hosts)
         if (!plain.contains(h))
             bad << tr("not a host name or address: %1").arg(h);
@@ -81,10 +81,7 @@ void PreferencesDialog::accept() {
         m_problem->show();
         return;
     }
-    settings::setRevertSeconds(m_revert->value());
-    settings::setRefreshHz(m_rate->value());
-    settings::setLoadTargets(usable);
-    settings::setBeyondHosts(plain);
+    m_accepted = {m_revert->value(), m_rate->value(), usable, plain};
     QDialog::accept();
 }
 

@@ -15,11 +15,12 @@
 #include "core/live/latency.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
-#include "ui/connection.h"
+#include "core/model/snapshot.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <memory>

@@ -7,40 +7,44 @@
 // baseline, optional iperf3 or HTTP(S) load, every tick's files kept). A finished recording can be
 // saved, exported as CSV or as a PNG, and replayed here offline (ReplayDriver): the same views, fed
 // at the recorded pace (or faster) from the file.
+//
+// The tab knows no connection and reads no settings: the window hands it each tick, what the
+// connection reports and what the settings hold, and keeps what the person changes here
+// (beyondHostsEdited, loadTargetUsed). Its parts have a file each: the charts (LoadCharts,
+// HeatmapWidget, LatencyChart), the tables (IrqRateModel and InterfaceRateModel in ui/models),
+// the test's controls and result (TestControls, TestResult), the replay (ReplayDriver,
+// ReplayBar, fed from livepanel_replay.cpp) and the export (LiveExport).
 #pragma once
 
 #include "core/live/history.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "core/model/load.h"
-#include "ui/connection.h"
+#include "ui/base/snapshotptr.h"
 
 #include <QList>
+#include <QStringList>
+#include <QVector>
 #include <QWidget>
 
-#include <map>
 #include <memory>
 #include <optional>
-#include <vector>
 
 class QAction;
-class QComboBox;
-class QSlider;
-class QLabel;
-class QLineEdit;
-class QSpinBox;
-class QChart;
-class QLineSeries;
 class QPushButton;
-class QTableWidget;
-class QValueAxis;
+class QTableView;
 
 namespace coresteer::ui {
 
 class BufferbloatTest;
 class HeatmapWidget;
+class InterfaceRateModel;
+class IrqRateModel;
+class LatencyChart;
 class LoadCharts;
+class ReplayBar;
 class ReplayDriver;
+class TestControls;
 
 class LivePanel : public QWidget {
     Q_OBJECT
@@ -61,7 +65,8 @@ public:
     // generator runs; the first 3 s are the idle baseline. Without a probe (a local tree, the
     // demo without hosts) it records load only.
     void setProbeTarget(const QString& host, int port);
-    // The hosts beyond the router, as the person typed them (saved with the settings).
+    // The hosts beyond the router, as the person typed them: shown, and handed on to be kept
+    // with the settings (beyondHostsEdited).
     void setBeyondHosts(const QStringList& hosts);
     // The demo: its model's latency and phase each tick (Connection::demoModel). The first
     // makes the test take its latency from the model.
@@ -69,8 +74,9 @@ public:
     // A router over SSH: its own ping's replies (Connection::routerLatency).
     void addRouterLatency(const QVector<std::optional<double>>& replies);
     void setModelled(bool on); // false: a new router, until its model speaks
-    // The load targets and hosts beyond the router again from the settings (Preferences).
-    void loadSettings();
+    // What the settings hold, from the window (at the start and after Preferences): the load
+    // targets the load's list offers and the hosts beyond the router. Nothing is handed back.
+    void setSettings(const QStringList& loadTargets, const QStringList& beyondHosts);
     QStringList loadTargets() const; // the servers the load's list offers
     // Each phase of a test in phases (the load generator's sequence, the demo's test).
     void setPhaseSeconds(int seconds);
@@ -81,7 +87,7 @@ public:
     QString gradeText() const;
     // Latency probes shown since the views were last cleared (live or replayed).
     int probes() const { return m_probesShown; }
-    QPushButton* testButton() const { return m_testButton; }
+    QPushButton* testButton() const;
 
     // Optional load while recording: iperf3 on this machine against a server the person names,
     // or HTTP(S) downloads and POST uploads to URLs, started after the idle baseline and
@@ -102,7 +108,7 @@ public:
     // The Recording menu's save and export actions, as buttons under the test's result (where
     // the person is when a test ends); they are enabled as the actions are.
     void setRecordingActions(const QList<QAction*>& actions);
-    QWidget* recordingButtons() const { return m_recordingButtons; }
+    QWidget* recordingButtons() const;
     // The view itself, whenever it shows samples (a test or not, live or replayed): a picture
     // of the whole Live tab as it is on screen, and the samples it holds (historyCsv: each
     // core's shares and each NIC IRQ's rate, the last hour). False with *error when there is
@@ -135,6 +141,10 @@ Q_SIGNALS:
     void demoTestStarting(double idleSeconds, double phaseSeconds);
     // Rates a replay shows (the window colours the grid by them).
     void replayedRates(const coresteer::live::Rates& rates);
+    // What the person changed, for the settings: the hosts beyond the router, and a load
+    // target a test started with (the window keeps it first and offers the list again).
+    void beyondHostsEdited(const QStringList& hosts);
+    void loadTargetUsed(const QString& target);
 
 public:
     const live::History* history() const { return m_history.get(); }
@@ -144,60 +154,39 @@ public:
     const MeasuredLoad* measuredLoad(const Snapshot& snap, double minSeconds = 5) const;
     LoadCharts* charts() const { return m_charts; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
-    QTableWidget* irqTable() const { return m_irqs; }
-    QTableWidget* interfaceTable() const { return m_ifaces; }
+    QTableView* irqTable() const { return m_irqs; }
+    QTableView* interfaceTable() const { return m_ifaces; }
+    IrqRateModel* irqModel() const { return m_irqModel; }
+    InterfaceRateModel* interfaceModel() const { return m_ifaceModel; }
 
 private:
-    SnapshotPtr m_snap;
-    std::unique_ptr<live::History> m_history;
-    MeasuredLoad m_load;
-    std::vector<std::uint32_t> m_nicIrqs;
-    LoadCharts* m_charts;
-    HeatmapWidget* m_heatmap;
-    QTableWidget* m_irqs;
-    QTableWidget* m_ifaces;
-
+    QWidget* buildSide();
+    void wireReplay();
     bool haveRecording(QString* error) const;
     bool haveSamples(QString* error) const;
     void enableViewActions();
-    QList<QAction*> m_viewActions;
-    QWidget* m_viewButtons = nullptr;
-    QWidget* buildSide();
-    QWidget* buildLatencyChart();
-    void buildReplayBar();
     void showGrade();
-    void showProblem(const QString& html);
     void showReplayPosition(double seconds, bool done);
     void addLatency(double t, std::optional<double> ms, const QString& probe);
-    QLineSeries* latencySeries(const QString& probe);
-    void clearLatencySeries();
-    void updateLegend();
-    void addThroughput(double t, double down, double up);
     void clearViews();
 
+    SnapshotPtr m_snap;
+    std::unique_ptr<live::History> m_history;
+    MeasuredLoad m_load;
+    LoadCharts* m_charts;
+    HeatmapWidget* m_heatmap;
+    IrqRateModel* m_irqModel;
+    InterfaceRateModel* m_ifaceModel;
+    QTableView* m_irqs;
+    QTableView* m_ifaces;
     BufferbloatTest* m_test;
     ReplayDriver* m_replay;
-    QPushButton* m_testButton;
-    QLabel* m_grade;
-    QWidget* m_recordingButtons = nullptr;
-    QLineSeries* m_latency; // the LAN side's probe
-    std::map<QString, QLineSeries*> m_beyondSeries;
-    QChart* m_latencyChart = nullptr;
-    QLineEdit* m_probeHosts;
-    QValueAxis* m_latencyX;
-    QValueAxis* m_latencyY;
+    LatencyChart* m_latency;
+    TestControls* m_controls; // holds m_latency under it
+    ReplayBar* m_replayBar;
+    QList<QAction*> m_viewActions;
     QString m_label;
     int m_hz = 10;
-    QWidget* m_replayBar;
-    QLabel* m_replayLabel;
-    QComboBox* m_replaySpeed;
-    QSlider* m_replaySlider; // tenths of a second
-    QLineSeries* m_down;
-    QLineSeries* m_up;
-    QValueAxis* m_mbps;
-    QComboBox* m_loadMode;
-    QComboBox* m_loadServer;
-    QSpinBox* m_loadStreams;
     QString m_loadProblem;   // a load server that cannot be used
     int m_phaseSeconds = 10; // each phase of a download, upload, both sequence
     int m_probesShown = 0;   // latency probes in the views since they were cleared

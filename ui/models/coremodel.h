@@ -4,7 +4,7 @@
 // layout sets) and interrupt share.
 #pragma once
 
-#include "ui/connection.h"
+#include "ui/base/snapshotptr.h"
 
 #include "core/layout/layout.h"
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/models/maskgridmodel.h"
 
-#include "ui/qtext.h"
+#include "ui/base/qtext.h"
 
 #include "core/layout/resolve.h"
 

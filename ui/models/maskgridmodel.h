@@ -14,7 +14,8 @@
 
 #include "core/layout/apply.h"
 #include "core/layout/layout.h"
-#include "ui/connection.h"
+#include "core/live/sample.h"
+#include "ui/base/snapshotptr.h"
 
 #include <QAbstractTableModel>
 

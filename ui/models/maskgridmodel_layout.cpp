@@ -4,7 +4,7 @@
 // Layout (a preset, the planner's) as pending masks, and what of a layout the grid has no row for.
 #include "ui/models/maskgridmodel.h"
 
-#include "ui/qtext.h"
+#include "ui/base/qtext.h"
 
 #include "core/layout/resolve.h"
 

@@ -8,7 +8,7 @@
 //     tx-0 xps_cpus       00
 #pragma once
 
-#include "ui/connection.h"
+#include "ui/base/snapshotptr.h"
 
 #include <QAbstractItemModel>
 

@@ -143,6 +143,37 @@ TEST(Planner, IgcLinkVectorIsNoQueue) {
     }
 }
 
+// The emulated router's lab (x86, 2 vCPUs, virtio-net NICs of one queue pair each): virtio's
+// configuration vector is no queue, and one receive queue is no RSS, so RPS stays on and spreads
+// the receive work (once the plan took virtio1-config for "queue interrupt 0", turned RPS off
+// and left each NIC's receive work on one core: 242-256 Mbit/s where IRQs on CPU0 and RPS on
+// CPU1 forwarded 375-476).
+TEST(Planner, VirtioConfigVectorIsNoQueueAndOneQueueIsNoRss) {
+    const std::string b = "x86-virtio-lab";
+    const auto snap = board(b);
+    for (const char* ifname : {"eth1", "eth2"}) {
+        const auto* n = snap.interface(ifname);
+        ASSERT_NE(n, nullptr) << ifname;
+        ASSERT_EQ(n->irqs.size(), 3u) << ifname;
+        std::map<IrqRole, int> roles;
+        for (auto irq : n->irqs)
+            ++roles[snap.irq(irq)->role];
+        EXPECT_EQ(roles[IrqRole::Control], 1) << ifname;
+        EXPECT_EQ(roles[IrqRole::Rx], 1) << ifname;
+        EXPECT_EQ(roles[IrqRole::Tx], 1) << ifname;
+    }
+    const auto l = plan(snap);
+    for (const auto& note : l.notes)
+        EXPECT_EQ(note.find("RSS"), std::string::npos) << note;
+    for (const auto& t : l.irqs)
+        EXPECT_EQ(t.why.find("queue interrupt"), std::string::npos) << t.why;
+    for (const auto& t : l.rx)
+        if (t.interface == "eth1" || t.interface == "eth2") {
+            ASSERT_TRUE(t.rpsCpus) << t.interface;
+            EXPECT_FALSE(t.rpsCpus->none()) << t.interface << ": " << t.why;
+        }
+}
+
 // qualcommax (IPQ807x): the EDMA engine's interrupts are the wired ports' (qca-nss-dp), and
 // ath11k's data-path rings are spread one per core by ring number as the firmware's own
 // smp_affinity spreads them (REO destination ring N on CPU N-1, TX completion ring and PPDU end

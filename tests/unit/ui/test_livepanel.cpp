@@ -20,6 +20,8 @@
 #include "ui/logging.h"
 #include "ui/mainwindow.h"
 #include "ui/models/coremodel.h"
+#include "ui/models/interfaceratemodel.h"
+#include "ui/models/irqratemodel.h"
 #include "ui/models/maskgridmodel.h"
 #include "ui/models/snapshotmodel.h"
 #include "ui/settings.h"
@@ -33,6 +35,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -41,6 +44,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -138,15 +142,58 @@ TEST(LivePanel, ChartsHeatmapAndTablesFollowTheDemo) {
     auto* warnings = w.findChild<QPlainTextEdit*>(QStringLiteral("warnings"));
     ASSERT_TRUE(warnings);
     EXPECT_FALSE(warnings->isVisible());
+    // The tables' models: eth2's IRQ fires on CPU3, and every interface has its row.
+    const auto* irqs = panel->irqTable()->model();
+    ASSERT_EQ(irqs, panel->irqModel());
     bool eth2Rate = false;
-    for (int r = 0; r < panel->irqTable()->rowCount(); ++r)
-        if (panel->irqTable()->item(r, 0)->text() == QStringLiteral("173"))
-            eth2Rate = panel->irqTable()->item(r, 3) &&
-                       panel->irqTable()->item(r, 4)->text() == QStringLiteral("CPU3");
+    for (int r = 0; r < irqs->rowCount(); ++r)
+        if (irqs->index(r, IrqRateModel::Irq).data().toString() == QStringLiteral("173"))
+            eth2Rate =
+                irqs->index(r, IrqRateModel::Rate).data(IrqRateModel::RawValueRole).toDouble() >
+                    0 &&
+                irqs->index(r, IrqRateModel::FiresOn).data().toString() == QStringLiteral("CPU3");
     EXPECT_TRUE(eth2Rate);
-    EXPECT_GT(panel->interfaceTable()->rowCount(), 2);
+    EXPECT_GT(panel->interfaceTable()->model()->rowCount(), 2);
     std::filesystem::create_directories(CORESTEER_SCREENSHOT_DIR);
     ASSERT_TRUE(w.grab().save(QStringLiteral(CORESTEER_SCREENSHOT_DIR "/demo-live-tab.png")));
+}
+
+// One sample makes one frame in the tables: each tick is one dataChanged of the IRQ table's
+// model (its rows are the snapshot's), and the interface table's rows are made again only when
+// its interfaces change.
+TEST(LivePanel, ATickIsOneFrameInTheTables) {
+    LivePanel panel;
+    const auto snap = load("nanopi-r6s-openwrt");
+    panel.reset(snap, 10);
+    ASSERT_GT(panel.irqModel()->rowCount(), 0);
+    EXPECT_EQ(panel.irqTable()->model(), panel.irqModel());
+    EXPECT_EQ(panel.interfaceTable()->model(), panel.interfaceModel());
+    QSignalSpy irqChanged(panel.irqModel(), &QAbstractItemModel::dataChanged);
+    QSignalSpy irqReset(panel.irqModel(), &QAbstractItemModel::modelReset);
+    QSignalSpy ifaceChanged(panel.interfaceModel(), &QAbstractItemModel::dataChanged);
+    QSignalSpy ifaceReset(panel.interfaceModel(), &QAbstractItemModel::modelReset);
+    Rates r;
+    for (int c = 0; c < snap->topology.maskWidth; ++c)
+        r.cores.push_back({c, 0.1, 0.05, 0, 0.05, 0, 0, 0.8});
+    r.irqs.push_back({panel.irqModel()->irqs().front(), {0, 5000}, 5000});
+    for (const char* name : {"eth0", "eth1"}) {
+        IfaceRate i;
+        i.name = name;
+        i.rxBitsPerSec = 1e8;
+        r.interfaces.push_back(i);
+    }
+    for (int t = 0; t < 3; ++t) {
+        r.start = r.countersStart = 100 + t * 0.1;
+        r.end = r.countersEnd = r.start + 0.1;
+        panel.addRates(r);
+    }
+    EXPECT_EQ(irqChanged.size(), 3);
+    EXPECT_EQ(irqReset.size(), 0);
+    EXPECT_EQ(ifaceReset.size(), 1); // the first tick's interfaces
+    EXPECT_EQ(ifaceChanged.size(), 2);
+    EXPECT_EQ(panel.irqModel()->index(0, IrqRateModel::FiresOn).data().toString(),
+              QStringLiteral("CPU1"));
+    EXPECT_EQ(panel.interfaceModel()->rowCount(), 2);
 }
 
 // The view itself exports, test or not: a picture of the whole tab and the samples it holds,
@@ -678,35 +725,35 @@ TEST(LivePanel, LoadTargetsAreKeptEditedInPreferencesAndOffered) {
                               http, QStringLiteral("ftp://files.example.net/1G.bin")});
     const QStringList kept{QStringLiteral("iperf.example.net"), QStringLiteral("[::1]:5202"), http};
     EXPECT_EQ(settings::loadTargets(), kept);
-    MainWindow w;
+    MainWindow w; // hands the settings to the Live tab
     auto* panel = w.livePanel();
-    panel->loadSettings();
     EXPECT_EQ(panel->loadTargets(), kept);
 
-    PreferencesDialog d;
-    EXPECT_EQ(d.loadTargetsEdit()->toPlainText(), kept.join(QLatin1Char('\n')));
-    d.loadTargetsEdit()->setPlainText(
+    QPointer<PreferencesDialog> d = w.openPreferences();
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->loadTargetsEdit()->toPlainText(), kept.join(QLatin1Char('\n')));
+    d->loadTargetsEdit()->setPlainText(
         QStringLiteral("a.example:5201\n$(reboot)\nhttps://u:pw@cdn.example.net/f\n"));
-    d.beyondEdit()->setText(QStringLiteral("9.9.9.9 <b>x</b>"));
-    d.accept();
-    EXPECT_NE(d.result(), QDialog::Accepted);
-    EXPECT_TRUE(d.problem().contains(
+    d->beyondEdit()->setText(QStringLiteral("9.9.9.9 <b>x</b>"));
+    d->accept();
+    EXPECT_NE(d->result(), QDialog::Accepted);
+    EXPECT_TRUE(d->problem().contains(
         QStringLiteral("load generator server '$(reboot)': not a host name or address")))
-        << d.problem().toStdString();
-    EXPECT_TRUE(d.problem().contains(
+        << d->problem().toStdString();
+    EXPECT_TRUE(d->problem().contains(
         QStringLiteral("load URL 'https://u:pw@cdn.example.net/f': a user or password")))
-        << d.problem().toStdString();
-    EXPECT_TRUE(d.problem().contains(QStringLiteral("not a host name or address: <b>x</b>")))
-        << d.problem().toStdString();
+        << d->problem().toStdString();
+    EXPECT_TRUE(d->problem().contains(QStringLiteral("not a host name or address: <b>x</b>")))
+        << d->problem().toStdString();
     EXPECT_EQ(settings::loadTargets(), kept) << "nothing is kept until it is fixed";
-    d.loadTargetsEdit()->setPlainText(QStringLiteral("a.example:5201\n\nb.example\n"));
-    d.beyondEdit()->setText(QStringLiteral("9.9.9.9"));
-    d.accept();
-    EXPECT_EQ(d.result(), QDialog::Accepted);
+    d->loadTargetsEdit()->setPlainText(QStringLiteral("a.example:5201\n\nb.example\n"));
+    d->beyondEdit()->setText(QStringLiteral("9.9.9.9"));
+    d->accept();
+    EXPECT_EQ(d->result(), QDialog::Accepted);
     const QStringList edited{QStringLiteral("a.example:5201"), QStringLiteral("b.example")};
     EXPECT_EQ(settings::loadTargets(), edited);
     EXPECT_EQ(settings::beyondHosts(), QStringList{QStringLiteral("9.9.9.9")});
-    panel->loadSettings();
+    // The window handed what was kept to the Live tab.
     EXPECT_EQ(panel->loadTargets(), edited);
     EXPECT_EQ(panel->beyondHosts(), QStringList{QStringLiteral("9.9.9.9")});
     settings::setLoadTargets({});

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the UI tests share: board fixtures as snapshots, screenshots that must not be blank, a
-// free loopback port, and the log messages kept for the logging test.
+// What the UI tests share: board fixtures as snapshots, a model's cells, screenshots that must
+// not be blank, a free loopback port, and the log messages kept for the logging test.
 #pragma once
 
 #include "core/collect/collect_local.h"
@@ -9,6 +9,7 @@
 #include "tests/support/loopback_port.h"
 #include "ui/connection.h"
 
+#include <QAbstractItemModel>
 #include <QFileInfo>
 #include <QImage>
 #include <QSet>
@@ -29,6 +30,12 @@ namespace coresteer::test {
 
 inline ui::SnapshotPtr load(const std::string& board) {
     return std::make_shared<const Snapshot>(buildSnapshot(collectLocal(boardDir(board))));
+}
+
+// A cell of `model`'s top level in `role`.
+inline QVariant cell(const QAbstractItemModel& model, int row, int column,
+                     int role = Qt::DisplayRole) {
+    return model.index(row, column).data(role);
 }
 
 // Saves the picture under the screenshot folder and checks that it shows something.

@@ -1,0 +1,124 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/live/latencychart.h"
+
+#include "core/live/recording.h"
+
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace coresteer::ui {
+
+using namespace coresteer::live;
+
+LatencyChart::LatencyChart(QWidget* parent)
+    : QChartView(new QChart, parent), m_chart(chart()), m_latency(new QLineSeries),
+      m_down(new QLineSeries), m_up(new QLineSeries), m_x(new QValueAxis), m_ms(new QValueAxis),
+      m_mbps(new QValueAxis) {
+    m_chart->legend()->hide();
+    m_chart->setMargins(QMargins(2, 2, 2, 2));
+    m_chart->setTitle(tr("Latency (ms), load (Mb/s)"));
+    QFont small = m_chart->titleFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    m_chart->setTitleFont(small);
+    m_chart->addSeries(m_latency);
+    m_chart->addSeries(m_down);
+    m_chart->addSeries(m_up);
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_ms, Qt::AlignLeft);
+    m_chart->addAxis(m_mbps, Qt::AlignRight);
+    m_latency->setName(tr("router (LAN side)"));
+    m_down->setName(tr("down"));
+    m_up->setName(tr("up"));
+    for (auto* series : {m_latency, m_down, m_up})
+        series->attachAxis(m_x);
+    m_latency->attachAxis(m_ms);
+    m_down->attachAxis(m_mbps);
+    m_up->attachAxis(m_mbps);
+    m_x->setRange(0, 60);
+    m_ms->setRange(0, 10);
+    m_mbps->setRange(0, 100);
+    m_mbps->setLabelFormat(QStringLiteral("%.0f"));
+    m_ms->setLabelFormat(QStringLiteral("%.1f"));
+    m_x->setLabelFormat(QStringLiteral("%.0f"));
+    for (auto* axis : {m_x, m_ms, m_mbps}) {
+        axis->setLabelsFont(small);
+        axis->setTickCount(4);
+    }
+    m_x->setTitleText(QString());
+    setMinimumWidth(340);
+    setMinimumHeight(150);
+}
+
+QLineSeries* LatencyChart::series(const QString& probe) {
+    if (probe == QLatin1String(kLanProbe.data(), kLanProbe.size()))
+        return m_latency;
+    if (auto it = m_probes.find(probe); it != m_probes.end())
+        return it->second;
+    auto* s = new QLineSeries;
+    s->setName(probe == QLatin1String(kRouterProbe.data(), kRouterProbe.size())
+                   ? tr("from the router")
+               : probe == QLatin1String(kDemoProbe.data(), kDemoProbe.size()) ? tr("demo's model")
+                                                                              : probe);
+    m_chart->addSeries(s);
+    s->attachAxis(m_x);
+    s->attachAxis(m_ms);
+    m_probes[probe] = s;
+    return s;
+}
+
+void LatencyChart::updateLegend() {
+    int shown = 0;
+    for (auto* series : m_chart->series()) {
+        const bool has = static_cast<QLineSeries*>(series)->count() > 0;
+        for (auto* marker : m_chart->legend()->markers(series))
+            marker->setVisible(has);
+        shown += has;
+    }
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setVisible(shown > 1);
+}
+
+void LatencyChart::clear() {
+    m_down->clear();
+    m_up->clear();
+    m_latency->clear();
+    for (auto& [_, s] : m_probes) {
+        m_chart->removeSeries(s);
+        delete s;
+    }
+    m_probes.clear();
+    updateLegend();
+}
+
+void LatencyChart::showTime(double t) {
+    m_x->setRange(std::max(0.0, t - 60), std::max(60.0, t));
+}
+
+void LatencyChart::addLatency(double t, std::optional<double> ms, const QString& probe) {
+    if (ms) {
+        auto* s = series(probe);
+        s->append(t, *ms);
+        if (s->count() == 1)
+            updateLegend();
+        m_ms->setMax(std::max(m_ms->max(), std::ceil(*ms * 1.2)));
+    }
+    showTime(t);
+}
+
+void LatencyChart::addThroughput(double t, double downBitsPerSec, double upBitsPerSec) {
+    m_down->append(t, downBitsPerSec / 1e6);
+    m_up->append(t, upBitsPerSec / 1e6);
+    if (m_down->count() == 1)
+        updateLegend();
+    m_mbps->setMax(
+        std::max(m_mbps->max(), std::ceil(std::max(downBitsPerSec, upBitsPerSec) / 1e6 * 1.1)));
+    showTime(t);
+}
+
+} // namespace coresteer::ui
