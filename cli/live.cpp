@@ -3,7 +3,6 @@
 // The live verbs: monitor, and reading recordings.
 #include "cli/verbs.h"
 
-#include "cli/bufferbloat.h"
 #include "cli/inventory.h"
 #include "cli/terminal_prompter.h"
 #include "core/base/json_text.h"
@@ -21,6 +20,7 @@
 #include "core/live/demoload.h"
 #include "core/live/recording.h"
 #include "core/live/source.h"
+#include "core/measure/loadtest.h"
 #include "core/model/snapshot_json.h"
 #include "core/model/snapshot_text.h"
 #include "core/router/router.h"
@@ -45,6 +45,7 @@ namespace coresteer::cli {
 
 using namespace coresteer::layout;
 using namespace coresteer::live;
+using measure::LoadTest;
 
 namespace fs = std::filesystem;
 
@@ -246,7 +247,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (const int rc = noArguments(o, err))
         return rc;
     // A bufferbloat test: what it needs is checked before anything is contacted.
-    BufferbloatRun::Spec test;
+    LoadTest::Spec test;
     bool downloadOnly = false;
     if (o.bufferbloat) {
         if (o.record.empty())
@@ -306,7 +307,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
             test.beyond.push_back(h);
         }
         test.phaseSeconds = o.phaseSeconds;
-        test.duration = downloadOnly     ? BufferbloatRun::kIdleSeconds + o.phaseSeconds
+        test.duration = downloadOnly     ? LoadTest::kIdleSeconds + o.phaseSeconds
                         : o.duration > 0 ? o.duration
                                          : 1e12;
     } else if (!o.loads.empty() || !o.probes.empty() || !o.congestion.empty() || !o.irtt.empty()) {
@@ -343,7 +344,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
             return 2;
         }
         if (o.bufferbloat && !test.load) {
-            demo->startTest(BufferbloatRun::kIdleSeconds, o.phaseSeconds);
+            demo->startTest(LoadTest::kIdleSeconds, o.phaseSeconds);
             test.model = [&demo] { return std::pair{demo->latencyMs(), demo->phase()}; };
         }
     }
@@ -371,7 +372,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     };
     if (recording)
         recording->sample(0, src->lastTexts());
-    std::unique_ptr<BufferbloatRun> bufferbloat;
+    std::unique_ptr<LoadTest> bufferbloat;
     if (o.bufferbloat) {
         if ((*r)->isRemote() && (*r)->session()) {
             test.lanHost = (*r)->session()->resolvedHost();
@@ -382,7 +383,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
             err << "coresteer-cli: no latency probe: name hosts past the router's WAN with "
                    "--probe\n";
         std::vector<std::string> problems;
-        bufferbloat = std::make_unique<BufferbloatRun>(test, &problems);
+        bufferbloat = std::make_unique<LoadTest>(test, &problems);
         for (const auto& p : problems)
             err << "coresteer-cli: " << p << "\n";
         recording->phase(0, "idle");

@@ -21,6 +21,9 @@ function(coresteer_library name)
     set(target coresteer_${name})
     add_library(${target} STATIC ${L_SOURCES})
     add_library(coresteer::${name} ALIAS ${target})
+    # In unity batches (CORESTEER_UNITY, the top CMakeLists.txt).
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ${CORESTEER_UNITY}
+        UNITY_BUILD_BATCH_SIZE ${CORESTEER_UNITY_BATCH})
     file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
     set(root ${CMAKE_BINARY_DIR}/include-roots/${name})
     get_filename_component(parent ${root}/${folder} DIRECTORY)

@@ -9,7 +9,6 @@
 #     BusyBox and there is no mawk), paced at 10 Hz by lines from the client as the monitor does
 #     (every tenth asks for every file, the others for /proc/stat alone): each file read whole,
 #     and sent whole when it changed,
-#   - a tick that carries nothing: a line sent every 100 ms to a remote `cat` (the transport floor),
 # each against htop -d 1 over ssh -tt (htop refreshing 10 times a second: what people watch with
 # today), on the test sshd and dropbear on 127.0.0.1, sampling this machine's own /proc. The
 # sampler reads every file on one tick in ten and /proc/stat alone on the others (not even the
@@ -28,8 +27,9 @@
 # With --candidates it also measures the other way for BusyBox awk: every file by its lines and
 # only the changed lines sent (fewer bytes, more work per line), which the sampler does not use;
 # and tests/bench/proc_reader in place of the awk: it reads the five files each tick and does
-# nothing else, the floor under any sampler; and the same reading /proc/stat alone, the floor
-# under per-core load at 10 Hz with nothing else on screen.
+# nothing else, the floor under any sampler; the same reading /proc/stat alone, the floor
+# under per-core load at 10 Hz with nothing else on screen; and a tick that carries nothing, a
+# line sent every 100 ms to a remote `cat` (the transport floor).
 # With --rounds N every workload is measured N times, taking turns, and the last rows per server
 # give the medians.
 # The servers (and so every session) run on CPU 0 and the clients on CPU 1, where there are two:
@@ -289,8 +289,7 @@ for server in sshd dropbear; do
               -o GlobalKnownHostsFile=/dev/null -F /dev/null -o IdentitiesOnly=yes
               -i "$CS_CLIENT_KEY" -p "$port" "$CS_SSH_USER@127.0.0.1")
     workloads=(mawk busybox)
-    [ -z "$candidates" ] || workloads+=(bb-lines reader stat-only)
-    workloads+=(floor)
+    [ -z "$candidates" ] || workloads+=(bb-lines reader stat-only floor)
     for ((r = 1; r <= rounds; r++)); do
         for w in "${workloads[@]}"; do
             case $w in

@@ -246,6 +246,14 @@ start)
     done
     [ -n "$tid" ] || die "no thread 'CPU 0/...' in QEMU ($CS_VM_PID)"
     remember CS_LAB_VCPU0_TID "$tid"
+    # The cgroups of labs killed with their namespace (never stopped) are empty: they go. A
+    # cgroup in use refuses rmdir; one younger than a minute may be a lab's that is starting.
+    h=$(cpu_hierarchy)
+    find "${h#* }" -maxdepth 4 -type d -name 'coresteer-lab.*' -mmin +1 2>/dev/null |
+        while read -r d; do
+            rmdir "$d/vcpu0" 2>/dev/null || true
+            rmdir "$d" 2>/dev/null || true
+        done
     make_cgroup "$CS_VM_PID" "$tid" "${CORESTEER_LAB_WEIGHT:-16}"
     # shellcheck disable=SC1091
     . "$state/lab.env"
@@ -266,6 +274,11 @@ start)
     in_ns wan ip addr add 10.201.2.1/24 dev cs-tap2
     in_ns wan ip link set cs-tap2 up
     in_ns wan ip route add default via 10.201.2.2
+    # Frames as from a wire: no TSO on the taps, so the guest gets MTU-sized frames (not the
+    # host's 64 KB TCP segments, whose size varies with each flow's rate), its driver and GRO
+    # work per frame on the IRQ's CPU, and a run's cost per byte does not depend on the host.
+    in_ns lan ethtool -K cs-tap1 tso off
+    in_ns wan ethtool -K cs-tap2 tso off
     # The guest forwards, and cake shapes both egresses above what its CPU can forward: set up
     # with iproute2's tc, which the image keeps off the PATH (its BusyBox tc cannot).
     guest "set -e

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/bufferbloat.h"
+#include "core/measure/loadtest.h"
 
 #include "core/base/text.h"
 #include "core/live/echo.h"
@@ -17,13 +17,13 @@
 
 extern char** environ;
 
-namespace coresteer::cli {
+namespace coresteer::measure {
 
 using namespace coresteer::live;
 
 // A program this test runs (iperf3 for one phase, irtt for the whole test): its process, and a
 // thread that hands what it prints to `onOut` as it comes, keeping the start of its stderr.
-struct BufferbloatRun::Child {
+struct LoadTest::Child {
     pid_t pid = -1;
     int out = -1, err = -1;
     std::thread reader;
@@ -40,9 +40,10 @@ struct BufferbloatRun::Child {
     void stop();
 };
 
-std::unique_ptr<BufferbloatRun::Child>
-BufferbloatRun::Child::spawn(const char* program, const std::vector<std::string>& args,
-                             std::function<void(std::string_view)> onOut, std::string* error) {
+std::unique_ptr<LoadTest::Child> LoadTest::Child::spawn(const char* program,
+                                                        const std::vector<std::string>& args,
+                                                        std::function<void(std::string_view)> onOut,
+                                                        std::string* error) {
     std::vector<std::string> copy(args);
     std::string name = program;
     std::vector<char*> argv{name.data()};
@@ -105,7 +106,7 @@ BufferbloatRun::Child::spawn(const char* program, const std::vector<std::string>
     return c;
 }
 
-bool BufferbloatRun::Child::ended() {
+bool LoadTest::Child::ended() {
     if (exited)
         return true;
     if (::waitpid(pid, &status, WNOHANG) != pid)
@@ -116,7 +117,7 @@ bool BufferbloatRun::Child::ended() {
     return true;
 }
 
-void BufferbloatRun::Child::stop() {
+void LoadTest::Child::stop() {
     if (!exited) {
         ::kill(pid, SIGTERM);
         for (int i = 0; i < 40 && ::waitpid(pid, &status, WNOHANG) == 0; ++i)
@@ -134,7 +135,7 @@ void BufferbloatRun::Child::stop() {
     out = err = -1;
 }
 
-BufferbloatRun::BufferbloatRun(Spec spec, std::vector<std::string>* problems)
+LoadTest::LoadTest(Spec spec, std::vector<std::string>* problems)
     : m_spec(std::move(spec)), m_start(std::chrono::steady_clock::now()) {
     if (m_spec.load) {
         if (m_spec.load->direction == LoadSpec::Direction::Sequence)
@@ -181,7 +182,7 @@ BufferbloatRun::BufferbloatRun(Spec spec, std::vector<std::string>* problems)
 }
 
 // irtt for the whole test, one process a server: its replies become three probes' latencies.
-void BufferbloatRun::openIrtt(std::vector<std::string>* problems) {
+void LoadTest::openIrtt(std::vector<std::string>* problems) {
     double seconds = m_spec.duration;
     if (m_spec.load && m_spec.load->direction == LoadSpec::Direction::Sequence)
         seconds = kIdleSeconds + 3 * std::max(1.0, m_spec.phaseSeconds);
@@ -210,13 +211,13 @@ void BufferbloatRun::openIrtt(std::vector<std::string>* problems) {
     }
 }
 
-void BufferbloatRun::stopIrtt() {
+void LoadTest::stopIrtt() {
     for (auto& i : m_irtt)
         i.child->stop();
     m_irtt.clear();
 }
 
-void BufferbloatRun::openRouterPing(std::vector<std::string>* problems) {
+void LoadTest::openRouterPing(std::vector<std::string>* problems) {
     if (!m_spec.session || m_spec.beyond.empty())
         return;
     const auto command = routerPingCommand(m_spec.beyond.front());
@@ -227,7 +228,7 @@ void BufferbloatRun::openRouterPing(std::vector<std::string>* problems) {
                             m_spec.session->error().message + ")");
 }
 
-BufferbloatRun::~BufferbloatRun() {
+LoadTest::~LoadTest() {
     m_stop = true;
     for (auto& t : m_probes)
         if (t.joinable())
@@ -236,16 +237,16 @@ BufferbloatRun::~BufferbloatRun() {
     stopIrtt();
 }
 
-double BufferbloatRun::now() const {
+double LoadTest::now() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
 }
 
-void BufferbloatRun::push(Event e) {
+void LoadTest::push(Event e) {
     std::lock_guard lock(m_mutex);
     m_events.push_back(std::move(e));
 }
 
-void BufferbloatRun::drain(RecordingWriter& rec) {
+void LoadTest::drain(RecordingWriter& rec) {
     std::vector<Event> events;
     {
         std::lock_guard lock(m_mutex);
@@ -258,7 +259,7 @@ void BufferbloatRun::drain(RecordingWriter& rec) {
             rec.throughput(e.t, e.down, e.up);
 }
 
-bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) {
+bool LoadTest::tick(double t, RecordingWriter& rec, std::string* problem) {
     drain(rec);
     readRouterPing(t, rec);
     for (auto& i : m_irtt)
@@ -324,7 +325,7 @@ bool BufferbloatRun::tick(double t, RecordingWriter& rec, std::string* problem) 
 }
 
 // What the router's ping printed since the last tick, at this tick's time.
-void BufferbloatRun::readRouterPing(double t, RecordingWriter& rec) {
+void LoadTest::readRouterPing(double t, RecordingWriter& rec) {
     if (!m_routerPing)
         return;
     const auto data = m_routerPing->read(0);
@@ -336,7 +337,7 @@ void BufferbloatRun::readRouterPing(double t, RecordingWriter& rec) {
         rec.latency(t, ms, kRouterProbe);
 }
 
-void BufferbloatRun::finish(double t, RecordingWriter& rec) {
+void LoadTest::finish(double t, RecordingWriter& rec) {
     readRouterPing(t, rec);
     m_routerPing.reset();
     m_stop = true;
@@ -350,7 +351,7 @@ void BufferbloatRun::finish(double t, RecordingWriter& rec) {
     rec.phase(t, "done");
 }
 
-void BufferbloatRun::startLoad(LoadSpec::Direction d) {
+void LoadTest::startLoad(LoadSpec::Direction d) {
     stopLoad();
     auto spec = *m_spec.load;
     spec.direction = d;
@@ -384,11 +385,11 @@ void BufferbloatRun::startLoad(LoadSpec::Direction d) {
         &m_loadError);
 }
 
-void BufferbloatRun::stopLoad() {
+void LoadTest::stopLoad() {
     m_http.reset(); // stops and joins its thread
     if (m_iperf)
         m_iperf->stop();
     m_iperf.reset();
 }
 
-} // namespace coresteer::cli
+} // namespace coresteer::measure

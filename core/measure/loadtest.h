@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `monitor --bufferbloat`: the GUI's bufferbloat test, headless. Beside the sampler's ticks it
-// runs the latency probes (the router's SSH port from the LAN side, ICMP echo to each --probe
-// host beyond the router, the demo's model) on threads of their own every 100 ms, the router's
-// own ping to the first --probe host on a channel of its SSH session (router_ping.h), irtt to
-// each --irtt server (the round trip and each way: irtt.h), and the
-// load (iperf3, or HTTP(S) transfers: http_load.h) in phases after the 3 s idle baseline:
-// download, upload and both, each --phase-seconds long. Everything lands in one recording, on its
+// The load test, one engine for the command line (`monitor --bufferbloat`), the GUI and the
+// tuner: beside the sampler's ticks it runs the latency probes (the router's SSH port from the
+// LAN side, ICMP echo to each host beyond the router, the demo's model) on threads of their own
+// every 100 ms, the router's own ping to the first host beyond it on a channel of its SSH
+// session (router_ping.h), irtt to each irtt server (the round trip and each way: irtt.h), and
+// the load (iperf3, or HTTP(S) transfers: http_load.h) in phases after the 3 s idle baseline:
+// download, upload and both, each `phaseSeconds` long. Everything lands in one recording, on its
 // one time axis.
 #pragma once
 
@@ -27,9 +27,9 @@
 #include <thread>
 #include <vector>
 
-namespace coresteer::cli {
+namespace coresteer::measure {
 
-class BufferbloatRun {
+class LoadTest {
 public:
     static constexpr double kIdleSeconds = 3.0;
     struct Spec {
@@ -47,10 +47,10 @@ public:
         ssh::Session* session = nullptr;
     };
     // Opens the probes (a host that cannot be probed is said in *problems and left out).
-    BufferbloatRun(Spec spec, std::vector<std::string>* problems);
-    ~BufferbloatRun();
-    BufferbloatRun(const BufferbloatRun&) = delete;
-    BufferbloatRun& operator=(const BufferbloatRun&) = delete;
+    LoadTest(Spec spec, std::vector<std::string>* problems);
+    ~LoadTest();
+    LoadTest(const LoadTest&) = delete;
+    LoadTest& operator=(const LoadTest&) = delete;
 
     // Once a tick, from the loop that records the samples: the phases move on (iperf3 starts
     // and stops), and what the probes and iperf3 measured since goes into `rec`. False when the
@@ -101,4 +101,4 @@ private:
     live::PingReader m_pingReader;
 };
 
-} // namespace coresteer::cli
+} // namespace coresteer::measure
