@@ -55,6 +55,7 @@ load_state() {
     . "$state/env"
     # shellcheck disable=SC1091
     . "$state/lab.env"
+    kill -0 "$CS_VM_PID" 2>/dev/null || die "the lab's QEMU ($CS_VM_PID) is gone: see $state/console.log"
 }
 
 # A process that holds a network namespace of its own (with its loopback up); prints its pid.
