@@ -97,6 +97,37 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
             c->add_flag("--json", o.json, "answer in JSON");
         c->add_option("arguments", o.positional, words)->type_name("");
     };
+    // The load test's options, for monitor --bufferbloat and tune.
+    auto loadOptions = [&](CLI::App* c) {
+        c->add_option("--load", o.loads,
+                      "the load generator: iperf3://HOST[:PORT], an iperf3 server beyond "
+                      "the router (iperf3 runs here), or http:// or https:// URLs (up to 8, "
+                      "each a --load) to download from in parallel, as the web's tests "
+                      "load; without it, run your own test")
+            ->type_name("URL");
+        c->add_option("--post-url", o.postUrl,
+                      "with an HTTP(S) --load: the URL that takes the uploads, by POST; "
+                      "without it the test downloads only, for --phase-seconds")
+            ->type_name("URL");
+        c->add_option("--ca-file", o.caFile,
+                      "with an HTTP(S) --load: a CA bundle (PEM) to trust besides the "
+                      "system's, for a server with a certificate of its own")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        c->add_option("--probe", o.probes,
+                      "a host past the router's WAN to probe by ICMP echo (a TCP handshake "
+                      "with the iperf3 server's port where ICMP is not open to this user)")
+            ->type_name("HOST");
+        c->add_option("--irtt", o.irtt,
+                      "an irtt server past the router's WAN (irtt runs here, a packet each "
+                      "100 ms): the round trip and each way's delay, so the queue that grows "
+                      "is named (upload or download)")
+            ->type_name("HOST[:PORT]");
+        c->add_option("--congestion", o.congestion,
+                      "the load's TCP congestion control at both ends (iperf3 --congestion), "
+                      "for example cubic, as most servers send; default the systems' own")
+            ->type_name("ALGO");
+    };
     struct Verb {
         const char* name;
         const char* help;
@@ -132,6 +163,15 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
          "that). Exit 1 when a conflict remains (packet steering, irqbalance).",
          "TARGET LAYOUT", 1, &persistCommand},
         {"unpersist", "remove everything persist wrote", "", "TARGET", 0, &unpersistCommand},
+        {"tune", "find the best layout for TARGET by experiment, under load",
+         "Tries the router's layout (the baseline), the planner's recommendation and\n"
+         "alternatives, the built-in presets of its board and each --candidate under the load, in\n"
+         "randomised blocks with the baseline twice in each; a candidate wins only where its\n"
+         "gain's 95 % interval clears zero and the baseline's own noise. Each trial is applied\n"
+         "with the automatic revert armed and reverted after it; the router ends on its baseline.\n"
+         "Exit 0 a verdict (a winner, or no real difference), 1 cancelled, 2 an error or a lost\n"
+         "connection (the router then restores its baseline by itself).",
+         "TARGET", 0, &tuneCommand},
         {"monitor", "live per-core load, IRQ rates and throughput",
          "Over one SSH channel; --csv prints \"uptime,metric,target,cpu,value\" rows, --json one\n"
          "object per sample.",
@@ -187,6 +227,47 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                         "disable the init scripts that rewrite masks at boot, after the hotplug "
                         "script, and apply the layout again after /etc/rc.local (unpersist undoes "
                         "both)");
+        } else if (name == "tune") {
+            loadOptions(c);
+            c->add_option("--candidate", o.candidates,
+                          "a layout or preset file to try besides the planner's (each a "
+                          "--candidate; one equal to the baseline shows the noise)")
+                ->type_name("FILE");
+            c->add_flag("--no-plan", o.noPlan,
+                        "leave out the planner's recommendation and alternatives (and the "
+                        "board's presets)");
+            c->add_option("--blocks", o.blocks,
+                          "the fewest blocks before a verdict (default 6, the fewest for a "
+                          "distribution-free 95 % interval on a median); up to three times as "
+                          "many while the verdict is open")
+                ->check(CLI::Range(2, 100))
+                ->type_name("N");
+            c->add_option("--budget", o.budget, "seconds the whole run may take (default 900)")
+                ->check(CLI::Range(10.0, 7.0 * 86400))
+                ->type_name("S");
+            c->add_option("--phases", o.phases,
+                          "the load's phases in each trial, from download, upload and both "
+                          "(default download,upload)")
+                ->type_name("LIST");
+            c->add_option("--phase-seconds", o.phaseSeconds, "each load phase (default 10)")
+                ->check(CLI::Range(1.0, 3600.0))
+                ->type_name("S");
+            c->add_option("--objective", o.objective,
+                          "what wins: throughput (default; latency must not get worse) or "
+                          "latency (throughput must not get worse)")
+                ->check(CLI::IsMember({"throughput", "latency"}))
+                ->type_name("O");
+            c->add_flag("--keep-winner", o.keepWinner,
+                        "leave the winner in force at the end, with the automatic revert armed "
+                        "(--revert-after), for `confirm`");
+            c->add_option("--revert-after", o.revertAfter,
+                          "with --keep-winner: seconds until the router restores its baseline "
+                          "(60)")
+                ->check(CLI::Range(5, 86400))
+                ->type_name("S");
+            c->add_option("--record", o.record, "keep the whole run in FILE, a recording")
+                ->required()
+                ->type_name("FILE");
         } else if (name == "monitor") {
             c->add_option("--rate", o.rate, "samples a second, 1 to 20 (default 10)")
                 ->check(CLI::Range(1, 20))
@@ -204,34 +285,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                         "run a bufferbloat test into the --record FILE: 3 s idle, then the "
                         "load (each --load in turn: download, upload and both), with latency "
                         "probed every 100 ms to the router's SSH port and to each --probe host");
-            c->add_option("--load", o.loads,
-                          "the load generator: iperf3://HOST[:PORT], an iperf3 server beyond "
-                          "the router (iperf3 runs here), or http:// or https:// URLs (up to 8, "
-                          "each a --load) to download from in parallel, as the web's tests "
-                          "load; without it, run your own test")
-                ->type_name("URL");
-            c->add_option("--post-url", o.postUrl,
-                          "with an HTTP(S) --load: the URL that takes the uploads, by POST; "
-                          "without it the test downloads only, for --phase-seconds")
-                ->type_name("URL");
-            c->add_option("--ca-file", o.caFile,
-                          "with an HTTP(S) --load: a CA bundle (PEM) to trust besides the "
-                          "system's, for a server with a certificate of its own")
-                ->check(CLI::ExistingFile)
-                ->type_name("FILE");
-            c->add_option("--probe", o.probes,
-                          "a host past the router's WAN to probe by ICMP echo (a TCP handshake "
-                          "with the iperf3 server's port where ICMP is not open to this user)")
-                ->type_name("HOST");
-            c->add_option("--irtt", o.irtt,
-                          "an irtt server past the router's WAN (irtt runs here, a packet each "
-                          "100 ms): the round trip and each way's delay, so the queue that grows "
-                          "is named (upload or download)")
-                ->type_name("HOST[:PORT]");
-            c->add_option("--congestion", o.congestion,
-                          "the load's TCP congestion control at both ends (iperf3 --congestion), "
-                          "for example cubic, as most servers send; default the systems' own")
-                ->type_name("ALGO");
+            loadOptions(c);
             c->add_option("--phase-seconds", o.phaseSeconds,
                           "each load phase of a --bufferbloat test (default 10)")
                 ->check(CLI::Range(1.0, 3600.0))

@@ -21,6 +21,7 @@
 #include "core/live/recording.h"
 #include "core/live/source.h"
 #include "core/measure/loadtest.h"
+#include "core/measure/tune_json.h"
 #include "core/model/snapshot_json.h"
 #include "core/model/snapshot_text.h"
 #include "core/router/router.h"
@@ -48,15 +49,6 @@ using namespace coresteer::live;
 using measure::LoadTest;
 
 namespace fs = std::filesystem;
-
-namespace {
-// Set by SIGINT and SIGTERM: monitor and record end their loop and write what they have.
-std::atomic<bool> g_interrupted{false};
-} // namespace
-
-extern "C" void onInterrupt(int) {
-    g_interrupted.store(true);
-}
 
 // One sample's rates as text, CSV rows or a JSON line.
 void printRates(const Options& o, const Rates& r, const Snapshot& snap, std::ostream& out) {
@@ -150,14 +142,12 @@ std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream&
     err << "coresteer-cli: measuring " << r.where() << "'s load for " << text::fixed(seconds, 0)
         << " s: run the load (a speed or bufferbloat test through the router) now\n";
     MeasuredLoad load;
-    g_interrupted = false;
-    const auto oldInt = std::signal(SIGINT, onInterrupt);
-    const auto oldTerm = std::signal(SIGTERM, onInterrupt);
+    std::optional<Interruptible> interruptible(std::in_place);
     const auto period = std::chrono::milliseconds(500);
     const auto start = std::chrono::steady_clock::now();
     auto next = start;
     int failures = 0;
-    while (!g_interrupted.load() && failures < 3) {
+    while (!Interruptible::flag().load() && failures < 3) {
         next = nextTick(next, std::chrono::steady_clock::now(), period);
         if (next - start > std::chrono::duration<double>(seconds))
             break;
@@ -175,8 +165,7 @@ std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream&
         }
         prev = std::move(cur);
     }
-    std::signal(SIGINT, oldInt);
-    std::signal(SIGTERM, oldTerm);
+    interruptible.reset();
     if (load.intervals == 0) {
         err << "coresteer-cli: " << r.where() << ": no load was measured\n";
         return std::nullopt;
@@ -210,39 +199,6 @@ static void printLatency(const RecordingSummary& s, std::ostream& out) {
         }
 }
 
-namespace {
-
-// "iperf3://HOST[:PORT]" or an http(s):// URL into a load generator's spec; false with *error
-// otherwise.
-bool parseLoadUrl(const std::string& url, LoadSpec& spec, std::string* error) {
-    constexpr std::string_view scheme = "iperf3://";
-    if (url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0) {
-        if (!isLoadUrl(url, error))
-            return false;
-        spec.urls = {url};
-        return true;
-    }
-    if (url.rfind(scheme, 0) != 0) {
-        *error = "--load takes iperf3://HOST[:PORT] (an iperf3 server beyond the router) or an "
-                 "http:// or https:// URL, not '" +
-                 text::printable(url, 60) + "'";
-        return false;
-    }
-    return parseLoadServer(std::string_view(url).substr(scheme.size()), spec, error);
-}
-
-// A host as a probe takes it: a name or an address, nothing an option parser would read.
-bool plainHost(const std::string& h) {
-    if (h.empty() || h.size() > 253 || h.front() == '-')
-        return false;
-    for (unsigned char c : h)
-        if (!std::isalnum(c) && c != '.' && c != '-' && c != ':' && c != '_')
-            return false;
-    return true;
-}
-
-} // namespace
-
 int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (const int rc = noArguments(o, err))
         return rc;
@@ -252,60 +208,8 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     if (o.bufferbloat) {
         if (o.record.empty())
             return usageError(err, "monitor --bufferbloat needs --record FILE");
-        std::string why;
-        if (!o.loads.empty()) {
-            // One iperf3 server, or up to 8 URLs that the streams take in turn.
-            LoadSpec spec;
-            for (const auto& l : o.loads) {
-                LoadSpec one;
-                if (!parseLoadUrl(l, one, &why))
-                    return usageError(err, why);
-                if (!one.isHttp() && o.loads.size() > 1)
-                    return usageError(err, "monitor --bufferbloat takes one iperf3:// --load, or "
-                                           "http(s) URLs, not both or two servers");
-                if (!one.isHttp())
-                    spec = one;
-                else
-                    spec.urls.push_back(one.urls.front());
-            }
-            if (spec.urls.size() > LoadSpec::kMaxUrls)
-                return usageError(err, "monitor --bufferbloat takes at most " +
-                                           std::to_string(LoadSpec::kMaxUrls) + " URLs to load");
-            spec.direction = LoadSpec::Direction::Sequence;
-            spec.phaseSeconds = static_cast<int>(o.phaseSeconds);
-            if (!o.congestion.empty() && !isCongestionName(o.congestion))
-                return usageError(err, "--congestion takes a congestion control's name, not '" +
-                                           text::printable(o.congestion, 40) + "'");
-            spec.congestion = o.congestion;
-            if (!o.postUrl.empty() || !o.caFile.empty()) {
-                if (!spec.isHttp())
-                    return usageError(err, "--post-url and --ca-file go with an HTTP(S) --load");
-                if (!o.postUrl.empty() && !isLoadUrl(o.postUrl, &why))
-                    return usageError(err, "--post-url: " + why);
-                spec.postUrl = o.postUrl;
-                spec.caFile = o.caFile;
-            }
-            // Downloads only, without a URL that takes uploads: one phase, then the end.
-            if (!spec.canRun(LoadSpec::Direction::Sequence)) {
-                spec.direction = LoadSpec::Direction::Download;
-                downloadOnly = true;
-            }
-            test.load = spec;
-        } else if (!o.postUrl.empty() || !o.caFile.empty()) {
-            return usageError(err, "--post-url and --ca-file go with an HTTP(S) --load");
-        }
-        for (const auto& i : o.irtt) {
-            IrttTarget target;
-            if (!parseIrttTarget(i, target, &why))
-                return usageError(err, "--irtt: " + why);
-            test.irtt.push_back(target);
-        }
-        for (const auto& h : o.probes) {
-            if (!plainHost(h))
-                return usageError(err, "--probe takes a host name or address, not '" +
-                                           text::printable(h, 60) + "'");
-            test.beyond.push_back(h);
-        }
+        if (const int rc = loadTestSpec(o, test, downloadOnly, err))
+            return rc;
         test.phaseSeconds = o.phaseSeconds;
         test.duration = downloadOnly     ? LoadTest::kIdleSeconds + o.phaseSeconds
                         : o.duration > 0 ? o.duration
@@ -331,8 +235,12 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         }
         if (!o.record.empty())
             recording = std::make_unique<RecordingWriter>(
-                RecordingInfo{where, utcTimestamp(), o.rate, writeCapture(*b),
-                              jsonText(toJson(currentLayout(snap)))});
+                RecordingInfo{where,
+                              utcTimestamp(),
+                              o.rate,
+                              writeCapture(*b),
+                              jsonText(toJson(currentLayout(snap))),
+                              {}});
     }
     // The demo router's traffic, as the GUI's demo has it: its model moves its counters on
     // before every tick, and a bufferbloat test runs the model's own test.
@@ -345,7 +253,10 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         }
         if (o.bufferbloat && !test.load) {
             demo->startTest(LoadTest::kIdleSeconds, o.phaseSeconds);
-            test.model = [&demo] { return std::pair{demo->latencyMs(), demo->phase()}; };
+            test.model = [&demo] {
+                return LoadTest::Spec::ModelState{demo->latencyMs(), demo->phase(),
+                                                  demo->downMbps() * 1e6, demo->upMbps() * 1e6};
+            };
         }
     }
     auto lastStep = std::chrono::steady_clock::now();
@@ -390,14 +301,12 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
     }
     if (o.csv)
         out << "uptime,metric,target,cpu,value\n";
-    g_interrupted = false;
-    const auto oldInt = std::signal(SIGINT, onInterrupt);
-    const auto oldTerm = std::signal(SIGTERM, onInterrupt);
+    std::optional<Interruptible> interruptible(std::in_place);
     const auto period = std::chrono::microseconds(1000000 / o.rate);
     const auto start = std::chrono::steady_clock::now();
     auto next = start;
     int failures = 0, samples = 0;
-    while (!g_interrupted.load()) {
+    while (!Interruptible::flag().load()) {
         next = nextTick(next, std::chrono::steady_clock::now(), period);
         // A test with a load generator ends with its last phase.
         if (o.duration > 0 && !(bufferbloat && test.load) &&
@@ -435,8 +344,7 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
         }
         prev = std::move(cur);
     }
-    std::signal(SIGINT, oldInt);
-    std::signal(SIGTERM, oldTerm);
+    interruptible.reset();
     if (!o.csv && !o.json)
         err << samples << " samples, " << src->bytesIn() << " bytes from the router\n";
     if (bufferbloat) {
@@ -454,6 +362,26 @@ int monitorCommand(const Options& o, std::ostream& out, std::ostream& err) {
                 printLatency(*sum, err);
     return failures >= 3 ? 2 : 0;
 }
+
+namespace {
+
+// A tuner's result kept in a recording (its "tune" section): read as untrusted JSON, and said
+// on `err` when it is not a tune's.
+std::optional<nlohmann::json> recordingTune(const RecordingInfo& info, const std::string& file,
+                                            std::ostream& err) {
+    if (info.tune.empty())
+        return std::nullopt;
+    auto j = nlohmann::json::parse(info.tune, nullptr, false);
+    std::string error;
+    if (j.is_discarded() || !measure::tuneText(j, &error)) {
+        err << "coresteer-cli: " << file << ": its tune section is not a tune's result"
+            << (error.empty() ? std::string(" (not JSON)") : ": " + error) << "\n";
+        return std::nullopt;
+    }
+    return j;
+}
+
+} // namespace
 
 int recordingCommand(const std::string& what, const std::vector<std::string>& files, bool json,
                      std::ostream& out, std::ostream& err) {
@@ -550,6 +478,8 @@ int recordingCommand(const std::string& what, const std::vector<std::string>& fi
             }
             j["phases"].push_back(std::move(o));
         }
+        if (const auto tune = recordingTune(info, files[0], err))
+            j["tune"] = *tune;
         out << jsonText(j) << "\n";
         return 0;
     }
@@ -592,6 +522,9 @@ int recordingCommand(const std::string& what, const std::vector<std::string>& fi
         out << "\n";
     }
     printLatency(s, out);
+    if (const auto tune = recordingTune(info, files[0], err))
+        if (const auto t = measure::tuneText(*tune, nullptr))
+            out << "\n" << *t;
     return 0;
 }
 

@@ -4,16 +4,19 @@
 // layout file. Internal to cli/: cli.cpp parses the command line and calls the verbs, which live
 // by group in read.cpp (snapshot, capture, plan, diff, preset), apply.cpp (apply, confirm,
 // revert), persist.cpp (persist, unpersist), live.cpp (monitor, recording) and fleet.cpp
-// (export ansible); common.cpp holds what they share.
+// (export ansible), tune.cpp (tune); common.cpp holds what they share, load_options.cpp the
+// load test's options.
 #pragma once
 
 #include "cli/terminal_prompter.h"
 #include "core/layout/fleet.h"
 #include "core/layout/layout_json.h"
+#include "core/measure/loadtest.h"
 #include "core/model/load.h"
 #include "core/model/snapshot.h"
 #include "core/router/router.h"
 
+#include <atomic>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -45,6 +48,12 @@ struct Options {
     std::vector<std::string> targets; // every TARGET given (target is the first)
     std::string inventory, inventoryGroup;
     int parallel = 4;
+    // tune: the candidates beyond the planner's, and the experiment.
+    std::vector<std::string> candidates;
+    bool noPlan = false, keepWinner = false;
+    int blocks = 6;
+    double budget = 900;
+    std::string phases = "download,upload", objective = "throughput";
 };
 
 // The demo router's private copy: a directory this process made (mode 0700), removed with it.
@@ -91,6 +100,27 @@ std::optional<layout::Layout> readLayoutFile(const std::string& path, std::ostre
 std::optional<std::pair<layout::Layout, Acquired>> layoutAndTarget(const Options& o,
                                                                    std::ostream& err);
 
+// The load test of monitor --bufferbloat and tune, from --load, --post-url, --ca-file,
+// --congestion, --probe and --irtt: 0, or the code of the usage error it printed. A load of
+// HTTP downloads without a --post-url runs downloads only (`downloadOnly`).
+int loadTestSpec(const Options& o, measure::LoadTest::Spec& test, bool& downloadOnly,
+                 std::ostream& err);
+
+// While one lives, SIGINT and SIGTERM set flag() (monitor, plan --measure and tune end their
+// loop and keep what they have); the handlers before it come back with its end.
+class Interruptible {
+public:
+    Interruptible();
+    ~Interruptible();
+    Interruptible(const Interruptible&) = delete;
+    Interruptible& operator=(const Interruptible&) = delete;
+    static const std::atomic<bool>& flag();
+
+private:
+    void (*m_int)(int) = nullptr;
+    void (*m_term)(int) = nullptr;
+};
+
 // The router's interrupts under load for `seconds`, sampled twice a second (plan --measure);
 // nullopt after printing why. SIGINT ends it early with what it has.
 std::optional<MeasuredLoad> measureLoad(Router& r, double seconds, std::ostream& err);
@@ -107,6 +137,7 @@ int revertCommand(const Options& o, std::ostream& out, std::ostream& err);
 int persistCommand(const Options& o, std::ostream& out, std::ostream& err);
 int unpersistCommand(const Options& o, std::ostream& out, std::ostream& err);
 int monitorCommand(const Options& o, std::ostream& out, std::ostream& err);
+int tuneCommand(const Options& o, std::ostream& out, std::ostream& err);
 int recordingCommand(const std::string& what, const std::vector<std::string>& files, bool json,
                      std::ostream& out, std::ostream& err);
 int exportCommand(const std::string& presetFile, const std::string& output,

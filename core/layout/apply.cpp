@@ -187,6 +187,10 @@ std::string makeSettleScript(const std::string& root, PendingAction action) {
            std::string(router_scripts::kSettleSh);
 }
 
+std::string makePendingCheckScript(const std::string& root) {
+    return statePrelude(root) + "state_dir || exit 3\npending_check || exit 4\necho clear\n";
+}
+
 bool settleSucceeded(int exitStatus, const std::string& out, const std::string& err,
                      std::string* error) {
     if (exitStatus == 0 && out == "settled\n")

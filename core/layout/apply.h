@@ -95,6 +95,9 @@ enum class PendingAction { Confirm, Revert };
 // The script that settles a pending apply, and how its answer is judged: false with *error
 // when nothing was pending.
 std::string makeSettleScript(const std::string& root, PendingAction action);
+// The script that says whether an apply waits for confirmation: exit status 0 (and "clear")
+// when none does, 4 with the pending apply's time and host on stderr, 3 when the state is unsafe.
+std::string makePendingCheckScript(const std::string& root);
 bool settleSucceeded(int exitStatus, const std::string& out, const std::string& err,
                      std::string* error);
 

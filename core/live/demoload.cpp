@@ -93,6 +93,10 @@ struct DemoLoad::State {
     };
     Nic a, b; // traffic flows a -> b (download) and b -> a (upload)
     std::uint64_t rng = 0x9e3779b97f4a7c15ull;
+    // The share of a saturated core the router's other work leaves to packets drifts, slowly
+    // (a mean-reverting walk, about a second long) and from step to step: a saturated router's
+    // throughput is never flat, and the tuner's statistics have noise to measure.
+    double drift = 0;
 
     double noise() { // 0..1, deterministic
         rng ^= rng << 13;
@@ -260,22 +264,22 @@ std::unique_ptr<DemoLoad> DemoLoad::create(std::string root, const Snapshot& sna
     return load;
 }
 
-void DemoLoad::startTest(double idleSeconds, double phaseSeconds) {
+void DemoLoad::startTest(double idleSeconds, double phaseSeconds, std::vector<std::string> phases) {
     m_testStart = m_uptime;
     m_testIdle = std::max(0.0, idleSeconds);
     m_testPhase = std::max(0.5, phaseSeconds);
+    if (phases.empty())
+        phases = {"download", "upload", "download and upload"};
+    m_testPhases = std::move(phases);
 }
 
 std::string DemoLoad::phase() const {
     if (m_testPhase > 0) {
         const double dt = (m_uptime - m_testStart - m_testIdle) / m_testPhase;
-        if (dt >= 0 && dt < 1)
-            return "download";
-        if (dt >= 1 && dt < 2)
-            return "upload";
-        if (dt >= 2 && dt < 3)
-            return "download and upload";
-        if (dt < 3 + 5 / m_testPhase)
+        const auto n = static_cast<double>(m_testPhases.size());
+        if (dt >= 0 && dt < n)
+            return m_testPhases[static_cast<std::size_t>(dt)];
+        if (dt < n + 5 / m_testPhase)
             return "idle"; // the baseline, and a rest after the test
     }
     const double t = std::fmod(m_uptime, m->p.period) / m->p.period;
@@ -329,7 +333,10 @@ bool DemoLoad::step(double seconds, std::string* error) {
     for (int c : s.cpus)
         peak =
             std::max(peak, dIrq[static_cast<std::size_t>(c)] + dSoft[static_cast<std::size_t>(c)]);
-    const double scale = peak > 1.0 ? 1.0 / peak : 1.0;
+    s.drift +=
+        (0.5 - s.noise()) * 0.04 * std::min(1.0, seconds * 10) - s.drift * std::min(1.0, seconds);
+    const double avail = std::clamp(0.96 + 0.06 * s.noise() + s.drift, 0.8, 1.0);
+    const double scale = peak > avail ? avail / peak : 1.0;
     m_down = downPps * scale * s.p.packetBytes * 8 / 1e6;
     m_up = upPps * scale * s.p.packetBytes * 8 / 1e6;
     // The queue before the busiest core: full when it is saturated (its length over the rate

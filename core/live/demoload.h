@@ -67,9 +67,10 @@ public:
     double peakDemand() const { return m_peak; }
     // "idle", "download", "upload", "download and upload".
     std::string phase() const;
-    // A test starts now: `idleSeconds` of idle (its baseline), then download, upload and both,
-    // `phaseSeconds` each, then idle for a few seconds before the repeating cycle goes on.
-    void startTest(double idleSeconds, double phaseSeconds);
+    // A test starts now: `idleSeconds` of idle (its baseline), then `phases` ("download",
+    // "upload", "download and upload"; empty: all three in that order), `phaseSeconds` each,
+    // then idle for a few seconds before the repeating cycle goes on.
+    void startTest(double idleSeconds, double phaseSeconds, std::vector<std::string> phases = {});
     double uptime() const { return m_uptime; }
 
 private:
@@ -78,6 +79,7 @@ private:
     std::unique_ptr<State> m;
     double m_uptime = 0, m_down = 0, m_up = 0, m_latency = 0, m_peak = 0, m_queueMs = 0;
     double m_testStart = 0, m_testIdle = 0, m_testPhase = 0; // m_testPhase 0: no test
+    std::vector<std::string> m_testPhases;
 };
 
 } // namespace coresteer::live

@@ -72,18 +72,36 @@ void RecordingWriter::gap(double t) {
 }
 
 void RecordingWriter::latency(double t, std::optional<double> ms, std::string_view probe) {
-    m_events += "L " + fixed(clamp(t), 3) + ' ' +
+    t = clamp(t);
+    if (m_tap.latency)
+        m_tap.latency(t, ms, probeName(probe));
+    m_events += "L " + fixed(t, 3) + ' ' +
                 (ms && std::isfinite(*ms) && *ms >= 0 ? fixed(*ms, 3) : std::string("lost")) + ' ' +
                 probeName(probe) + '\n';
 }
 
 void RecordingWriter::throughput(double t, double down, double up) {
-    m_events += "W " + fixed(clamp(t), 3) + ' ' + fixed(std::max(0.0, down), 0) + ' ' +
+    t = clamp(t);
+    if (m_tap.throughput)
+        m_tap.throughput(t, std::max(0.0, down), std::max(0.0, up));
+    m_events += "W " + fixed(t, 3) + ' ' + fixed(std::max(0.0, down), 0) + ' ' +
                 fixed(std::max(0.0, up), 0) + '\n';
 }
 
 void RecordingWriter::phase(double t, std::string_view name) {
-    m_events += "P " + fixed(clamp(t), 3) + ' ' + oneLine(name) + '\n';
+    t = clamp(t);
+    if (m_tap.phase)
+        m_tap.phase(t, name);
+    m_events += "P " + fixed(t, 3) + ' ' + oneLine(name) + '\n';
+}
+
+void RecordingWriter::trialStart(double t, int block, int candidate) {
+    m_events += "M " + fixed(clamp(t), 3) + ' ' + std::to_string(std::max(0, block)) + ' ' +
+                std::to_string(std::max(0, candidate)) + '\n';
+}
+
+void RecordingWriter::trialEnd(double t) {
+    m_events += "M " + fixed(clamp(t), 3) + " end\n";
 }
 
 namespace {
@@ -93,7 +111,10 @@ std::string format(const RecordingInfo& info, std::string_view events, std::size
     out += "\nlabel " + oneLine(info.label) + "\nstarted " + oneLine(info.started) + "\nhz " +
            std::to_string(info.hz) + "\ncapture " + std::to_string(info.capture.size()) + '\n' +
            info.capture + "\nlayout " + std::to_string(info.layout.size()) + '\n' + info.layout +
-           "\nevents\n";
+           '\n';
+    if (!info.tune.empty())
+        out += "tune " + std::to_string(info.tune.size()) + '\n' + info.tune + '\n';
+    out += "events\n";
     out += events;
     out += "end " + std::to_string(ticks) + '\n';
     return out;
@@ -131,6 +152,10 @@ public:
     explicit HeaderReader(std::string_view text) : m_text(text) {}
     int line() const { return m_line; }
     std::size_t pos() const { return m_pos; }
+    // Whether the next line starts with `key` and a space.
+    bool next(std::string_view key) const {
+        return text::startsWith(m_text.substr(m_pos), std::string(key) + ' ');
+    }
 
     // The next line, which must start with `key` and a space (or be exactly `key` when bare).
     std::optional<std::string_view> field(std::string_view key, std::string* error, bool bare) {
@@ -216,10 +241,17 @@ std::optional<Recording> readRecording(std::string_view text, std::string* error
     const auto layout = h.block("layout", error);
     if (!layout)
         return std::nullopt;
+    std::string_view tune;
+    if (h.next("tune")) {
+        const auto t = h.block("tune", error);
+        if (!t)
+            return std::nullopt;
+        tune = *t;
+    }
     if (!h.field("events", error, true))
         return std::nullopt;
-    r.info = {std::string(*label), std::string(*started), static_cast<int>(*hzValue),
-              std::string(*capture), std::string(*layout)};
+    r.info = {std::string(*label),   std::string(*started), static_cast<int>(*hzValue),
+              std::string(*capture), std::string(*layout),  std::string(tune)};
     r.firstEventLine = h.line() + 1;
 
     // The events run to "end <ticks>", which must be the last line.

@@ -21,7 +21,13 @@
 //   W <t> <down b/s> <up b/s>        the load generator's throughput since its last report
 //   P <t> <phase>                    the test's phase from t on: idle, load (a load of the
 //                                    person's own), download, upload, both, done
+//   M <t> <block> <candidate>|end    a tuner's trial of candidate <candidate> (0: the
+//                                    baseline) in block <block> begins; "end": the trial
+//                                    ended and the baseline is back
 //   end <ticks>
+//
+// A tuner's run adds a section after the layout: "tune <n>", then n bytes of its result as JSON
+// (its candidates, trials and verdict: core/measure/tune_json.h), and a newline.
 //
 // A recording is untrusted input like a router's answer: it is read strictly, with errors that
 // name the line, and bounded in size.
@@ -33,6 +39,7 @@
 #include "core/live/stream.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,6 +67,15 @@ struct RecordingInfo {
     int hz = 10;
     std::string capture; // writeCapture() of the snapshot's files; empty when unknown
     std::string layout;  // the layout in force, as layout JSON; empty when unknown
+    std::string tune;    // a tuner's result, as JSON; empty for any other recording
+};
+
+// What a recording's writer hands on as it writes, for a reader of the same events (the tuner
+// measures each trial from them): the times are the recording's, as written.
+struct RecordingTap {
+    std::function<void(double t, std::optional<double> ms, std::string_view probe)> latency;
+    std::function<void(double t, double downBitsPerSec, double upBitsPerSec)> throughput;
+    std::function<void(double t, std::string_view phase)> phase;
 };
 
 class RecordingWriter {
@@ -74,6 +90,12 @@ public:
     void throughput(double t, double downBitsPerSec, double upBitsPerSec);
     // "idle" (the baseline before the load), "load", or "done".
     void phase(double t, std::string_view name);
+    // A tuner's trial of `candidate` in `block` begins; trialEnd(): the baseline is back.
+    void trialStart(double t, int block, int candidate);
+    void trialEnd(double t);
+    // The tuner's result, written as the "tune" section (the file is made whole at text()).
+    void setTune(std::string json) { m_info.tune = std::move(json); }
+    void setTap(RecordingTap tap) { m_tap = std::move(tap); }
 
     std::size_t ticks() const { return m_ticks; }
     double duration() const { return m_last; }
@@ -85,6 +107,7 @@ public:
 private:
     double clamp(double t);
     RecordingInfo m_info;
+    RecordingTap m_tap;
     SampleEncoder m_encoder;
     std::string m_events;
     std::size_t m_ticks = 0;
@@ -128,7 +151,7 @@ std::optional<Recording> readRecording(std::string_view text, std::string* error
 std::optional<Recording> loadRecording(const std::string& path, std::string* error);
 
 struct ReplayEvent {
-    enum class Kind { Rates, Gap, Latency, Throughput, Phase };
+    enum class Kind { Rates, Gap, Latency, Throughput, Phase, Trial };
     Kind kind = Kind::Rates;
     double t = 0;
     Rates rates;                     // Rates: since the tick before (none for the first tick)
@@ -136,6 +159,7 @@ struct ReplayEvent {
     std::string probe;               // Latency: which probe
     double downBitsPerSec = 0, upBitsPerSec = 0;
     std::string phase;
+    int block = -1, candidate = -1; // Trial: which begins; -1 and -1: the trial ended
     bool operator==(const ReplayEvent&) const = default;
 };
 

@@ -147,6 +147,8 @@ std::optional<RecordingSummary> summarize(const Recording& r, std::string* error
             }
             break;
         }
+        case ReplayEvent::Kind::Trial: // the tuner's marks: its own reader (tune_json.h)
+            break;
         case ReplayEvent::Kind::Phase:
             if (!m.phases.empty() && m.phases.back().name == phase)
                 m.phases.back().end = e.t;
@@ -282,6 +284,8 @@ std::optional<std::string> recordingCsv(const Recording& r, std::string* error) 
         case ReplayEvent::Kind::Throughput:
             down = fixed(e.downBitsPerSec / 1e6, 3);
             up = fixed(e.upBitsPerSec / 1e6, 3);
+            break;
+        case ReplayEvent::Kind::Trial: // the tuner's marks: its own reader (tune_json.h)
             break;
         case ReplayEvent::Kind::Phase:
             phase = e.phase;

@@ -454,6 +454,16 @@ bool Replay::advance(ReplayEvent* e, double until, bool decodeOnly) {
             ev.kind = ReplayEvent::Kind::Phase;
             ev.phase = std::string(a);
             m_phase = ev.phase;
+        } else if (op == 'M' && tok.next(a)) {
+            ev.kind = ReplayEvent::Kind::Trial;
+            if (a != "end") {
+                const auto block = text::parseU64(a);
+                const auto candidate = tok.next(b) ? text::parseU64(b) : std::nullopt;
+                if (!block || !candidate || *block > 100000 || *candidate > 1000)
+                    return fail("bad trial '" + text::printable(l, 40) + "'");
+                ev.block = static_cast<int>(*block);
+                ev.candidate = static_cast<int>(*candidate);
+            }
         } else {
             return fail("bad event '" + text::printable(l, 40) + "'");
         }

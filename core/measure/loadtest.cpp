@@ -136,13 +136,21 @@ void LoadTest::Child::stop() {
 }
 
 LoadTest::LoadTest(Spec spec, std::vector<std::string>* problems)
-    : m_spec(std::move(spec)), m_start(std::chrono::steady_clock::now()) {
+    : m_spec(std::move(spec)),
+      m_start(std::chrono::steady_clock::now() -
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(m_spec.startTime))) {
     if (m_spec.load) {
-        if (m_spec.load->direction == LoadSpec::Direction::Sequence)
+        if (!m_spec.phases.empty())
+            m_phases = m_spec.phases;
+        else if (m_spec.load->direction == LoadSpec::Direction::Sequence)
             m_phases = {LoadSpec::Direction::Download, LoadSpec::Direction::Upload,
                         LoadSpec::Direction::Both};
         else
             m_phases = {m_spec.load->direction};
+        // A phase list runs as a sequence, one phase after the other.
+        if (m_phases.size() > 1)
+            m_spec.load->direction = LoadSpec::Direction::Sequence;
     }
     auto every100ms = [this](auto probeOnce, std::string name) {
         m_probes.emplace_back([this, probeOnce, name] {
@@ -185,7 +193,8 @@ LoadTest::LoadTest(Spec spec, std::vector<std::string>* problems)
 void LoadTest::openIrtt(std::vector<std::string>* problems) {
     double seconds = m_spec.duration;
     if (m_spec.load && m_spec.load->direction == LoadSpec::Direction::Sequence)
-        seconds = kIdleSeconds + 3 * std::max(1.0, m_spec.phaseSeconds);
+        seconds = m_spec.idleSeconds +
+                  static_cast<double>(m_phases.size()) * std::max(1.0, m_spec.phaseSeconds);
     const int limit = static_cast<int>(std::min(seconds + 5, 7.0 * 86400));
     for (const auto& target : m_spec.irtt) {
         auto reader = std::make_shared<IrttReader>();
@@ -261,6 +270,7 @@ void LoadTest::drain(RecordingWriter& rec) {
 
 bool LoadTest::tick(double t, RecordingWriter& rec, std::string* problem) {
     drain(rec);
+    const double at = t - m_spec.startTime; // into the test
     readRouterPing(t, rec);
     for (auto& i : m_irtt)
         if (!i.said && i.child->ended() && problem &&
@@ -270,20 +280,28 @@ bool LoadTest::tick(double t, RecordingWriter& rec, std::string* problem) {
                        " stopped: " + std::string(text::trim(i.child->stderrText));
         }
     if (m_spec.model) {
-        const auto [ms, phase] = m_spec.model();
-        rec.latency(t, ms, kDemoProbe);
-        if (!m_spec.load && t >= kIdleSeconds - 0.2) {
-            const std::string name = phase == "download and upload" ? "both" : phase;
-            if (name == "idle" && !m_modelPhase.empty())
+        const auto state = m_spec.model();
+        rec.latency(t, state.latencyMs, kDemoProbe);
+        if (!m_spec.load) {
+            const bool testing = at >= m_spec.idleSeconds - 0.2;
+            const std::string name = state.phase == "download and upload" ? "both" : state.phase;
+            if (testing && name == "idle" && !m_modelPhase.empty())
                 return false; // the model's test is over
-            if (name != "idle" && name != m_modelPhase) {
-                m_modelPhase = name;
-                rec.phase(t, name);
+            // The model's throughput, as a load generator reports its own, every tick.
+            if (t > m_lastModelThroughput) {
+                m_lastModelThroughput = t;
+                rec.throughput(t, state.downBitsPerSec, state.upBitsPerSec);
             }
-            return true;
+            if (testing) {
+                if (name != "idle" && name != m_modelPhase) {
+                    m_modelPhase = name;
+                    rec.phase(t, name);
+                }
+                return true;
+            }
         }
     }
-    if (t < kIdleSeconds)
+    if (at < m_spec.idleSeconds)
         return true;
     if (m_phases.empty()) {
         if (!m_started) {
@@ -291,7 +309,7 @@ bool LoadTest::tick(double t, RecordingWriter& rec, std::string* problem) {
             if (!m_spec.model)
                 rec.phase(t, "load");
         }
-        return t < m_spec.duration;
+        return at < m_spec.duration;
     }
     // A load generator that stopped by itself (a server that refused) is said once.
     if (!m_loadError.empty() && problem) {
@@ -305,7 +323,7 @@ bool LoadTest::tick(double t, RecordingWriter& rec, std::string* problem) {
     if (m_iperf && !m_iperf->exited && m_iperf->ended() && problem &&
         !(WIFEXITED(m_iperf->status) && WEXITSTATUS(m_iperf->status) == 0))
         *problem = "iperf3 stopped: " + m_iperf->stderrText;
-    const double into = t - kIdleSeconds;
+    const double into = at - m_spec.idleSeconds;
     const bool sequence = m_spec.load->direction == LoadSpec::Direction::Sequence;
     const std::size_t want =
         sequence ? static_cast<std::size_t>(into / std::max(1.0, m_spec.phaseSeconds)) : 0;
@@ -321,7 +339,7 @@ bool LoadTest::tick(double t, RecordingWriter& rec, std::string* problem) {
         rec.phase(t, names[static_cast<int>(m_phases[m_phase])]);
         startLoad(m_phases[m_phase]);
     }
-    return sequence || t < m_spec.duration;
+    return sequence || at < m_spec.duration;
 }
 
 // What the router's ping printed since the last tick, at this tick's time.

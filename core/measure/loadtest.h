@@ -38,10 +38,23 @@ public:
         std::vector<std::string> beyond;    // hosts past the WAN
         std::vector<live::IrttTarget> irtt; // irtt servers past the WAN (irtt.h)
         std::optional<live::LoadSpec> load;
+        // The load's phases in order (Download, Upload, Both); empty: all three, as the
+        // bufferbloat test runs them, or the one direction of a load that is not a Sequence.
+        std::vector<live::LoadSpec::Direction> phases;
         double phaseSeconds = 10;
-        double duration = 10; // without a load: the whole test, baseline included
-        // The demo: the model's round trip and phase, asked on the main thread each tick.
-        std::function<std::pair<double, std::string>()> model;
+        double idleSeconds = kIdleSeconds; // the idle baseline before the load
+        double duration = 10;              // without a load: the whole test, baseline included
+        // The recording's time when the test starts: tick() takes and the probes stamp times
+        // on the recording's clock, so that several tests (the tuner's trials) share one.
+        double startTime = 0;
+        // The demo: the model's round trip, phase and throughput, asked on the main thread
+        // each tick.
+        struct ModelState {
+            double latencyMs = 0;
+            std::string phase;
+            double downBitsPerSec = 0, upBitsPerSec = 0;
+        };
+        std::function<ModelState()> model;
         // The router's SSH session, for its own ping to the first host beyond it (probe
         // "router"); read from the thread that calls tick(), as the sampler is.
         ssh::Session* session = nullptr;
@@ -52,9 +65,9 @@ public:
     LoadTest(const LoadTest&) = delete;
     LoadTest& operator=(const LoadTest&) = delete;
 
-    // Once a tick, from the loop that records the samples: the phases move on (iperf3 starts
-    // and stops), and what the probes and iperf3 measured since goes into `rec`. False when the
-    // test is over. `problem` gets a load generator that failed.
+    // Once a tick, from the loop that records the samples (`t` on the recording's clock): the
+    // phases move on (iperf3 starts and stops), and what the probes and iperf3 measured since
+    // goes into `rec`. False when the test is over. `problem` gets a load generator that failed.
     bool tick(double t, live::RecordingWriter& rec, std::string* problem);
     // Ends the probes and the load; what they measured last goes into `rec`.
     void finish(double t, live::RecordingWriter& rec);
@@ -87,6 +100,7 @@ private:
     bool m_started = false; // the first load phase began
     std::string m_modelPhase;
     std::string m_loadError;
+    double m_lastModelThroughput = -1; // when the model's throughput was last recorded
     std::unique_ptr<Child> m_iperf;
     std::unique_ptr<live::HttpLoad> m_http; // an HTTP(S) load instead of iperf3
     struct Irtt {

@@ -72,7 +72,7 @@ void BM_RecordTick(benchmark::State& state) {
     std::vector<SampleTexts> ticks;
     for (int k = 0; k < 64; ++k)
         ticks.push_back(texts(cores, k));
-    RecordingWriter w(RecordingInfo{"bench", "2026-11-30T00:00:00Z", 10, {}, {}});
+    RecordingWriter w(RecordingInfo{"bench", "2026-11-30T00:00:00Z", 10, {}, {}, {}});
     w.sample(0, ticks[0]);
     std::size_t k = 1;
     const auto before = w.bytes();
@@ -91,7 +91,7 @@ BENCHMARK(BM_RecordTick)->Arg(8)->Arg(64)->Arg(256)->Unit(benchmark::kMicrosecon
 void BM_ReplayTick(benchmark::State& state) {
     const int cores = static_cast<int>(state.range(0));
     const bool tiered = state.range(1) != 0;
-    RecordingWriter w(RecordingInfo{"bench", "2026-11-30T00:00:00Z", 10, {}, {}});
+    RecordingWriter w(RecordingInfo{"bench", "2026-11-30T00:00:00Z", 10, {}, {}, {}});
     constexpr int kTicks = 200;
     for (int k = 0; k < kTicks; ++k) {
         auto t = texts(cores, k);

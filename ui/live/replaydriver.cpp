@@ -90,6 +90,8 @@ void ReplayDriver::step() {
         case ReplayEvent::Kind::Throughput:
             Q_EMIT throughput(ev.t, ev.downBitsPerSec, ev.upBitsPerSec);
             break;
+        case ReplayEvent::Kind::Trial: // the tuner's marks: its own reader (tune_json.h)
+            break;
         case ReplayEvent::Kind::Phase:
             m_phase = ev.phase;
             break;

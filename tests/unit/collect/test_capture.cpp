@@ -435,7 +435,7 @@ TEST(Capture, MaterializeMakesLinksAndAPrivateDirectory) {
 // A recording's capture is checked when the recording is read, with the recording's line.
 TEST(Capture, ARecordingWithAHostileCaptureIsRefusedByLine) {
     const auto h = hostileCapture({{'L', "proc/interrupts", "/etc/shadow"}});
-    RecordingWriter w({"r", utcTimestamp(), 10, h.text, ""});
+    RecordingWriter w({"r", utcTimestamp(), 10, h.text, "", {}});
     std::string error;
     EXPECT_FALSE(readRecording(w.text(), &error));
     // Lines 1-5 are the header up to "capture <n>"; the capture's line 2 is the file's line 7.

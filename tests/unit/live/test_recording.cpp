@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -77,6 +79,9 @@ TEST(Recording, WritesReadsAndReplaysToTheSameRatesAsLive) {
             break;
         case ReplayEvent::Kind::Gap:
             ADD_FAILURE() << "no gap was recorded";
+            break;
+        case ReplayEvent::Kind::Trial:
+            ADD_FAILURE() << "no trial was recorded";
         }
     }
     EXPECT_TRUE(replay.error().empty()) << replay.error();
@@ -168,6 +173,44 @@ TEST(Recording, ABrokenFileIsRefusedNamingItsLine) {
     fails(at("@ 0\nT 5\n+s:cpu0\tcpu0 x\nE\n"),
           "recording line 20: a tick that does not parse: proc/stat");
     fails(replaced("\nend 101", "\n@ 10.1\nend 102"), "the last tick is cut short");
+    fails(at("M 1.0 x 2\n"), "recording line 17: bad trial 'M 1.0 x 2'");
+    fails(at("M 1.0 1\n"), "recording line 17: bad trial 'M 1.0 1'");
+    fails(at("M 1.0 1 99999\n"), "recording line 17: bad trial");
+    fails(at("M 1.0 end 3\n"), "recording line 17: unexpected '3'");
+    fails(replaced("}\nevents\n", "}\ntune 999\n{}\nevents\n"), "'tune' gives a size");
+}
+
+// A tuner's run: each trial's start (block, candidate) and end on the recording's clock, and
+// its result as the "tune" section, which reads back byte for byte; a recording without one
+// has none.
+TEST(Recording, TheTunersTrialsAndResultReadBack) {
+    RecordingWriter w(info());
+    w.sample(0, texts(100, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, 0, 0));
+    w.trialStart(0.5, 0, 2);
+    w.phase(0.5, "idle");
+    w.sample(1, texts(101, {1, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, 0, 0));
+    w.trialEnd(1.5);
+    w.trialStart(1.6, 0, 0);
+    w.trialEnd(1.9);
+    const std::string tune = R"({"schema":"coresteer.tune/1","candidates":[]})";
+    w.setTune(tune);
+    std::string error;
+    const auto r = readRecording(w.text(), &error);
+    ASSERT_TRUE(r) << error;
+    EXPECT_EQ(r->info.tune, tune);
+    EXPECT_EQ(writeRecording(*r), w.text());
+    Replay replay(*r);
+    ReplayEvent e;
+    std::vector<std::tuple<double, int, int>> trials;
+    while (replay.next(e))
+        if (e.kind == ReplayEvent::Kind::Trial)
+            trials.emplace_back(e.t, e.block, e.candidate);
+    EXPECT_TRUE(replay.error().empty()) << replay.error();
+    EXPECT_EQ(trials, (std::vector<std::tuple<double, int, int>>{
+                          {0.5, 0, 2}, {1.5, -1, -1}, {1.6, 0, 0}, {1.9, -1, -1}}));
+    // The summary reads past the marks.
+    EXPECT_TRUE(summarize(*r, &error)) << error;
+    EXPECT_TRUE(readRecording(tenSeconds().text(), &error)->info.tune.empty());
 }
 
 // Any source's ticks, re-encoded here, decode to the same files as the sampler's own records:

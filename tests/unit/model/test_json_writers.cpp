@@ -213,7 +213,7 @@ TEST(JsonWriters, RecordingLayoutAndLabel) {
     const auto snap = hostileSnapshot();
     const auto bundle = collectLocal(hostileRoot());
     RecordingWriter w({"label \xff\x1b\xe2\x80\xa8", utcTimestamp(), 10, writeCapture(bundle),
-                       jsonText(toJson(currentLayout(snap)))});
+                       jsonText(toJson(currentLayout(snap))), {}});
     auto src = localSampleSource(hostileRoot().string());
     std::string error;
     for (int i = 0; i < 2; ++i) {

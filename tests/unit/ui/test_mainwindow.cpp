@@ -406,7 +406,7 @@ TEST(MainWindow, RefusesACaptureThatWouldWriteOutsideItsDirectory) {
         << error;
     EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
 
-    RecordingWriter rec({"r", utcTimestamp(), 10, capture, ""});
+    RecordingWriter rec({"r", utcTimestamp(), 10, capture, "", {}});
     const auto recording = dir / "hostile.csrec";
     std::ofstream(recording, std::ios::binary) << rec.text();
     EXPECT_FALSE(w.openRecording(QString::fromStdString(recording.string()), 0));

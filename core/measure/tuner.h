@@ -1,0 +1,99 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The tuner: tries candidate layouts under load on the router itself and keeps the one that
+// wins, by the experiment of design.h and the statistics of stats.h.
+//
+// A trial applies a candidate with the automatic revert armed (for longer than the trial and a
+// margin, so that a lost connection leaves the router restoring its baseline by itself), runs
+// the load test (loadtest.h: a short idle spell, then the load's phases) while the sampler
+// records every core, then reverts to the baseline at once. The baseline's own trials apply
+// nothing. A candidate the kernel refuses (or that reads back otherwise) is reverted, said and
+// left out. The run stops when the verdict is decided (after the fewest blocks), when the next
+// block would overrun the time budget, after three times the fewest blocks, on cancel (the
+// baseline is restored at once), or when the router cannot be reached (its revert timer then
+// restores the baseline). Everything goes into one recording: the samples, the probes, the
+// phases, each trial's start and end (RecordingWriter::trialStart), and the result (tune_json.h).
+//
+// runTune() runs on the caller's thread (the CLI's, or a GUI worker's) and blocks until the end;
+// `cancel` may be set from any thread.
+#pragma once
+
+#include "core/live/recording.h"
+#include "core/measure/candidates.h"
+#include "core/measure/design.h"
+#include "core/measure/loadtest.h"
+#include "core/measure/trial.h"
+#include "core/router/router.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace coresteer::measure {
+
+struct TuneSpec {
+    // The load and its phases, the phase length and the probes; the tuner sets the rest.
+    LoadTest::Spec test;
+    int blocks = kMinBlocks; // the fewest blocks before a verdict may stop the run
+    int maxBlocks = 0;       // 0: three times `blocks`
+    double budgetSeconds = 900;
+    Objective objective = Objective::Throughput;
+    double idleSeconds = 2; // each trial's idle spell, after the candidate is applied
+    int rate = 10;          // samples a second
+    int revertMargin = 20;  // seconds the revert timer runs beyond the trial's length
+    std::uint64_t seed = 0; // the blocks' order and the bootstrap's; 0: from the clock
+};
+
+struct TuneProgress {
+    int block = 0, blocks = 0;         // this block (from 0) and the fewest
+    int trial = 0, trialsPerBlock = 0; // this trial in its block (from 0)
+    int candidate = 0;                 // its index
+    std::string name;                  // its name
+    double elapsed = 0, left = 0;      // seconds: so far, and of the budget
+    std::string message;               // what happened, for a person; empty: a new trial
+};
+
+struct TuneHooks {
+    // The demo: the model's step before each sample (false with *error stops the run), its
+    // test started with each trial, and its state for the load test.
+    std::function<bool(std::string*)> beforeTick;
+    std::function<void(double idleSeconds, double phaseSeconds,
+                       const std::vector<std::string>& phases)>
+        startModel;
+    std::function<LoadTest::Spec::ModelState()> model;
+    std::function<void(const TuneProgress&)> progress;
+    // Each sample's rates (the GUI's charts keep running), and each trial's start and end
+    // (candidate -1: the trial ended), on the recording's clock.
+    std::function<void(double t, const live::Rates&)> rates;
+    std::function<void(double t, int block, int candidate)> trial;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct TuneResult {
+    std::vector<Candidate> candidates; // [0] the baseline
+    std::vector<std::string> leftOut;  // per candidate: why it was left out ("" : it ran)
+    std::vector<TrialResult> trials;   // every trial of a whole block, in the order they ran
+    Verdict verdict;
+    int blocks = 0; // whole blocks run
+    enum class Stop { Decided, Budget, MaxBlocks, Cancelled, ConnectionLost, Failed };
+    Stop stop = Stop::Decided;
+    std::string stopText; // why the run ended, a sentence
+    // Whether the router is on its baseline at the end: false after a lost connection, when
+    // its revert timer is to restore it (`revertWithin` seconds at most).
+    bool baselineRestored = true;
+    int revertWithin = 0;
+    double seconds = 0;
+    std::vector<std::pair<Measure, double>> noiseFloor; // the A/A floor of each measure
+    std::uint64_t seed = 0;
+};
+const char* toString(TuneResult::Stop s);
+
+// The length of one trial: the idle spell and the phases, in seconds.
+double trialSeconds(const TuneSpec& spec);
+
+TuneResult runTune(Router& router, const Snapshot& snap, std::vector<Candidate> candidates,
+                   const TuneSpec& spec, live::RecordingWriter& rec, const TuneHooks& hooks);
+
+} // namespace coresteer::measure

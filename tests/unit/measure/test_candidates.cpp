@@ -1,0 +1,118 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The tuner's candidates: the baseline first, then the person's own, the planner's and the
+// board's presets; each named, saying what it changes, none writing what another writes; and
+// the built-in presets as core reads them.
+#include "core/collect/collect_local.h"
+#include "core/layout/builtin_presets.h"
+#include "core/layout/planner.h"
+#include "core/layout/resolve.h"
+#include "core/measure/candidates.h"
+#include "tests/support/board_expect.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+using namespace coresteer;
+using namespace coresteer::measure;
+
+namespace {
+
+Snapshot candidateBoard(const std::string& name) {
+    return buildSnapshot(collectLocal(test::boardDir(name)));
+}
+
+} // namespace
+
+TEST(BuiltinPresets, EveryFileReadsAndMatchesItsBoard) {
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(CORESTEER_PRESETS_DIR))
+        files += e.path().extension() == ".json" ? 1 : 0;
+    ASSERT_EQ(layout::builtinPresets().size(), files) << "a preset file is not embedded, or "
+                                                         "does not read";
+    const auto r6s = layout::builtinPresetsFor("friendlyelec,nanopi-r6s");
+    ASSERT_EQ(r6s.size(), 3u);
+    EXPECT_EQ(r6s[0].preset.name, "R6S option 1");
+    EXPECT_TRUE(layout::builtinPresetsFor("").empty());
+    EXPECT_TRUE(layout::builtinPresetsFor("no,such-board").empty());
+}
+
+TEST(Candidates, BaselineFirstThenThePlannersAndTheBoardsPresets) {
+    const auto snap = candidateBoard("nanopi-r6s-friendlywrt");
+    std::vector<std::string> notes;
+    const auto c = gatherCandidates(snap, {}, &notes);
+    ASSERT_GE(c.size(), 4u);
+    EXPECT_LE(c.size(), kMaxCandidates);
+    EXPECT_EQ(c[0].source, Candidate::Source::Current);
+    EXPECT_EQ(c[0].changes, "changes nothing");
+    EXPECT_TRUE(layout::sameTargets(c[0].layout, layout::currentLayout(snap)));
+    EXPECT_EQ(c[1].source, Candidate::Source::Plan);
+    std::set<std::string> names;
+    bool preset = false, alternative = false;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        EXPECT_TRUE(names.insert(c[i].name).second) << c[i].name;
+        EXPECT_FALSE(c[i].why.empty()) << c[i].name;
+        preset = preset || c[i].source == Candidate::Source::Preset;
+        alternative = alternative || c[i].source == Candidate::Source::Alternative;
+        if (i == 0)
+            continue;
+        // Each changes something, and not what another one changes.
+        EXPECT_NE(c[i].changes, "changes nothing") << c[i].name;
+        EXPECT_NE(c[i].changes.find("->"), std::string::npos) << c[i].changes;
+        for (std::size_t j = 1; j < i; ++j)
+            EXPECT_FALSE(layout::sameTargets(c[i].layout, c[j].layout))
+                << c[i].name << " and " << c[j].name;
+    }
+    EXPECT_TRUE(alternative);
+    EXPECT_TRUE(preset);
+    // Only this board's presets are among them.
+    std::set<std::string> own;
+    for (const auto& p : layout::builtinPresetsFor(snap.system.boardName))
+        own.insert(p.preset.name);
+    for (const auto& x : c)
+        if (x.source == Candidate::Source::Preset)
+            EXPECT_TRUE(own.count(x.name)) << x.name;
+}
+
+TEST(Candidates, ThePersonsOwnComeFirstAndOneEqualToTheBaselineStays) {
+    const auto snap = candidateBoard("x86-virtio-lab");
+    CandidateOptions o;
+    Candidate same;
+    same.name = "same.json";
+    same.source = Candidate::Source::File;
+    same.layout = layout::currentLayout(snap);
+    o.extra = {same, same};
+    std::vector<std::string> notes;
+    auto c = gatherCandidates(snap, o, &notes);
+    ASSERT_GE(c.size(), 3u);
+    EXPECT_EQ(c[1].name, "same.json"); // kept: it shows the noise
+    EXPECT_EQ(c[1].changes, "changes nothing");
+    EXPECT_EQ(c[2].source, Candidate::Source::Plan);
+    // The second copy writes what the first writes: left out, and said.
+    ASSERT_FALSE(notes.empty());
+    EXPECT_NE(notes[0].find("same.json: left out, it writes what same.json writes"),
+              std::string::npos)
+        << notes[0];
+    // Without the planner and the presets: the baseline and the person's own.
+    o.plan = false;
+    o.presets = false;
+    o.extra = {same};
+    c = gatherCandidates(snap, o, nullptr);
+    ASSERT_EQ(c.size(), 2u);
+}
+
+TEST(Candidates, AtMostTheCapWithANoteForEachLeftOut) {
+    const auto snap = candidateBoard("nanopi-r6s-friendlywrt");
+    CandidateOptions o;
+    o.max = 3;
+    std::vector<std::string> notes;
+    const auto c = gatherCandidates(snap, o, &notes);
+    ASSERT_EQ(c.size(), 3u);
+    bool said = false;
+    for (const auto& n : notes)
+        said = said || n.find("left out, at most 3 candidates") != std::string::npos;
+    EXPECT_TRUE(said);
+    EXPECT_EQ(describeChanges(c[0].layout, snap), "changes nothing");
+}

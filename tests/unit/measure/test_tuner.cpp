@@ -1,0 +1,330 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The tuner's runner on a router of its own: a copy of the lab board under the build tree, run
+// with this machine's /bin/sh (the same apply, revert and settle scripts as over SSH), and a
+// model of the load whose throughput depends on the mask the copy holds at that moment, as a
+// router's forwarding does. Each trial applies with the revert armed and reverts; the router
+// ends on its baseline; a refused candidate is left out; a cancel restores the baseline; a
+// pending apply keeps the tuner from starting; everything lands in one recording.
+#include "core/base/json_text.h"
+#include "core/collect/collect_local.h"
+#include "core/layout/apply.h"
+#include "core/layout/resolve.h"
+#include "core/live/recording.h"
+#include "core/measure/tune_json.h"
+#include "core/measure/tuner.h"
+#include "tests/support/board_expect.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+using namespace coresteer;
+using namespace coresteer::measure;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kIrq = "proc/irq/31/smp_affinity"; // virtio1-input.0: eth1's receive
+
+std::string readMask(const fs::path& root) {
+    std::ifstream in(root / kIrq);
+    std::string s;
+    std::getline(in, s);
+    return s;
+}
+
+// The lab board, copied for one test.
+struct TunerRouter {
+    fs::path root;
+    Snapshot snap;
+    std::unique_ptr<Router> router;
+    explicit TunerRouter(const std::string& name) {
+        root = fs::path(CORESTEER_TEST_TMP) / ("tuner-" + name);
+        fs::remove_all(root);
+        test::copyBoard("x86-virtio-lab", root);
+        // The sampler's clock; a fixture is a still picture and has none.
+        std::ofstream(root / "proc/uptime") << "5000.00 9000.00\n";
+        snap = buildSnapshot(collectLocal(root.string()));
+        router = Router::local(root.string());
+        std::string error;
+        EXPECT_TRUE(router->open(&error)) << error;
+    }
+};
+
+Candidate irqOn(const std::string& name, const std::string& cpus) {
+    Candidate c;
+    c.name = name;
+    c.source = Candidate::Source::File;
+    c.why = "eth1's receive interrupt on CPU " + cpus;
+    layout::IrqTarget t;
+    t.irq = {"virtio1-input.0", 0};
+    t.cpus = *CpuMask::fromList(cpus);
+    t.why = c.why;
+    c.layout.irqs.push_back(t);
+    return c;
+}
+
+// A load whose throughput is the router's: 300 Mb/s with eth1's receive interrupt on CPU1 alone,
+// 200 otherwise, with a few percent of noise; the round trip grows more on the slow layout.
+struct ModelLoad {
+    fs::path root;
+    std::chrono::steady_clock::time_point start;
+    double idle = 0, phase = 0;
+    std::uint64_t rng = 12345;
+    double noise() {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<double>(rng >> 11) / static_cast<double>(1ull << 53);
+    }
+    void hook(TuneHooks& h) {
+        h.startModel = [this](double i, double p, const std::vector<std::string>&) {
+            start = std::chrono::steady_clock::now();
+            idle = i;
+            phase = p;
+        };
+        h.model = [this] {
+            const double t =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            LoadTest::Spec::ModelState s;
+            const bool fast = readMask(root) == "2";
+            s.phase = t < idle ? "idle" : t < idle + phase ? "download" : "idle";
+            const bool loaded = s.phase == "download";
+            s.downBitsPerSec = loaded ? (fast ? 300e6 : 200e6) * (0.97 + 0.06 * noise()) : 0;
+            s.latencyMs = 5 + noise() + (loaded ? (fast ? 3 : 15) : 0);
+            return s;
+        };
+    }
+};
+
+TuneSpec quickSpec() {
+    TuneSpec s;
+    s.test.phases = {live::LoadSpec::Direction::Download};
+    s.test.phaseSeconds = 1;
+    s.idleSeconds = 0.5;
+    s.rate = 10;
+    s.revertMargin = 20;
+    s.seed = 7;
+    s.budgetSeconds = 300;
+    return s;
+}
+
+int trialMarks(const std::string& recordingText, int* ends) {
+    std::string error;
+    const auto rec = live::readRecording(recordingText, &error);
+    EXPECT_TRUE(rec) << error;
+    if (!rec)
+        return 0;
+    live::Replay replay(*rec);
+    live::ReplayEvent e;
+    int starts = 0;
+    *ends = 0;
+    while (replay.next(e))
+        if (e.kind == live::ReplayEvent::Kind::Trial)
+            ++(e.candidate >= 0 ? starts : *ends);
+    EXPECT_TRUE(replay.error().empty()) << replay.error();
+    return starts;
+}
+
+} // namespace
+
+TEST(Tuner, FindsTheLayoutThatForwardsMoreAndLeavesTheBaseline) {
+    TunerRouter r("wins");
+    const auto before = readMask(r.root);
+    ASSERT_EQ(before, "3");
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        irqOn("receive on CPU1", "1"),
+        irqOn("receive on CPU0", "0")};
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    TuneHooks hooks;
+    model.hook(hooks);
+    std::vector<std::string> seen; // the masks each trial ran under
+    hooks.trial = [&](double, int, int c) {
+        if (c >= 0)
+            seen.push_back(std::to_string(c));
+    };
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::Decided) << res.stopText << " " << res.verdict.text;
+    ASSERT_TRUE(res.verdict.winner) << res.verdict.text;
+    EXPECT_EQ(*res.verdict.winner, 1) << res.verdict.text;
+    EXPECT_EQ(res.blocks, kMinBlocks);
+    EXPECT_NE(res.verdict.text.find("receive on CPU1 wins"), std::string::npos);
+    EXPECT_NE(res.verdict.confidence, Verdict::Confidence::Low);
+    EXPECT_TRUE(res.baselineRestored);
+    EXPECT_EQ(readMask(r.root), before); // every trial reverted
+    // Every block ran each candidate once and the baseline twice.
+    ASSERT_EQ(res.trials.size(), static_cast<std::size_t>(kMinBlocks) * 4);
+    for (int b = 0; b < kMinBlocks; ++b) {
+        int counts[3] = {0, 0, 0};
+        for (const auto& t : res.trials)
+            if (t.block == b)
+                ++counts[t.candidate];
+        EXPECT_EQ(counts[0], 2);
+        EXPECT_EQ(counts[1], 1);
+        EXPECT_EQ(counts[2], 1);
+    }
+    // Measured as the model says: the trials of candidate 1 near 300 Mb/s, the others 200, and
+    // the latency increase over the block's idle baseline about 3 and 15 ms.
+    for (const auto& t : res.trials) {
+        ASSERT_TRUE(t.measures.downloadBps) << t.block << " " << t.candidate;
+        EXPECT_NEAR(*t.measures.downloadBps, t.candidate == 1 ? 300e6 : 200e6, 12e6);
+        ASSERT_TRUE(t.measures.downloadLatencyMs);
+        EXPECT_NEAR(*t.measures.downloadLatencyMs, t.candidate == 1 ? 3 : 15, 1.5);
+        EXPECT_EQ(t.headlineProbe, "demo");
+        EXPECT_FALSE(t.measures.uploadBps); // no upload phase ran
+        EXPECT_LT(t.start, t.end);
+    }
+    // The A/A floor is small beside the gain; the JSON carries it all.
+    const auto j = tuneJson(res, Objective::Throughput);
+    EXPECT_EQ(j["schema"], "coresteer.tune/1");
+    EXPECT_EQ(j["winner"], "receive on CPU1");
+    EXPECT_EQ(j["candidates"].size(), 3u);
+    EXPECT_EQ(j["candidates"][0]["source"], "current");
+    EXPECT_FALSE(j["candidates"][0].contains("gain_vs_baseline"));
+    const auto& g = j["candidates"][1]["gain_vs_baseline"]["download"]["bps"];
+    EXPECT_GT(g["ci95"][0].get<double>(), j["noise_floor"]["download"]["bps"].get<double>());
+    EXPECT_NEAR(g["median"].get<double>(), 100e6, 15e6);
+    EXPECT_EQ(j["candidates"][1]["trials"].size(), static_cast<std::size_t>(kMinBlocks));
+    EXPECT_EQ(j["candidates"][0]["trials"].size(), 2u * kMinBlocks);
+    EXPECT_TRUE(j["candidates"][2]["gain_vs_baseline"]["download"]["bps"]["ci95"][1] < 0);
+    EXPECT_EQ(j["noise_floor"].count("upload"), 0u);
+    // One recording: every trial's start and end, and the result as its tune section.
+    rec.setTune(jsonText(j, -1));
+    int ends = 0;
+    EXPECT_EQ(trialMarks(rec.text(), &ends), kMinBlocks * 4);
+    EXPECT_EQ(ends, kMinBlocks * 4);
+    std::string error;
+    const auto back = live::readRecording(rec.text(), &error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(nlohmann::json::parse(back->info.tune), j);
+    const auto text = tuneText(j, &error);
+    ASSERT_TRUE(text) << error;
+    EXPECT_NE(text->find("receive on CPU1 wins"), std::string::npos) << *text;
+    EXPECT_NE(text->find("Current layout (baseline)"), std::string::npos) << *text;
+}
+
+TEST(Tuner, ACandidateTheRouterRefusesIsLeftOutAndTheRestGoOn) {
+    TunerRouter r("refused");
+    // IRQ 32's affinity cannot be written: a directory stands where the file was.
+    fs::remove(r.root / "proc/irq/32/smp_affinity");
+    fs::create_directory(r.root / "proc/irq/32/smp_affinity");
+    auto bad = irqOn("unwritable", "1");
+    bad.layout.irqs.front().irq = {"virtio1-output.0", 0};
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        bad,
+        irqOn("receive on CPU1", "1")};
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    TuneHooks hooks;
+    model.hook(hooks);
+    std::vector<std::string> said;
+    hooks.progress = [&](const TuneProgress& p) {
+        if (!p.message.empty())
+            said.push_back(p.message);
+    };
+    auto spec = quickSpec();
+    spec.blocks = 2;
+    spec.maxBlocks = 2;
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, spec, rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::MaxBlocks) << res.stopText;
+    ASSERT_EQ(res.leftOut.size(), 3u);
+    EXPECT_NE(res.leftOut[1].find("the router refused it"), std::string::npos) << res.leftOut[1];
+    EXPECT_TRUE(res.leftOut[2].empty());
+    int ofBad = 0, ofGood = 0;
+    for (const auto& t : res.trials) {
+        ofBad += t.candidate == 1;
+        ofGood += t.candidate == 2;
+    }
+    EXPECT_EQ(ofBad, 0);
+    EXPECT_EQ(ofGood, 2);
+    ASSERT_FALSE(said.empty());
+    EXPECT_NE(said.front().find("unwritable is left out"), std::string::npos) << said.front();
+    EXPECT_EQ(readMask(r.root), "3");
+    const auto j = tuneJson(res, Objective::Throughput);
+    EXPECT_TRUE(j["candidates"][1]["left_out"].is_string());
+    EXPECT_TRUE(j["candidates"][2]["left_out"].is_null());
+}
+
+TEST(Tuner, CancelRestoresTheBaselineAtOnce) {
+    TunerRouter r("cancel");
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        irqOn("receive on CPU1", "1")};
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    TuneHooks hooks;
+    model.hook(hooks);
+    std::atomic<bool> cancel{false};
+    hooks.cancel = &cancel;
+    // Cancelled while candidate 1 is in force, in the middle of its load.
+    std::atomic<bool> sawApplied{false};
+    std::thread canceller;
+    hooks.trial = [&](double, int, int c) {
+        if (c == 1 && !canceller.joinable())
+            canceller = std::thread([&] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(700));
+                sawApplied = readMask(r.root) == "2";
+                cancel = true;
+            });
+    };
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    ASSERT_TRUE(canceller.joinable());
+    canceller.join();
+    EXPECT_TRUE(sawApplied);
+    EXPECT_EQ(res.stop, TuneResult::Stop::Cancelled) << res.stopText;
+    EXPECT_NE(res.stopText.find("back on its baseline"), std::string::npos);
+    EXPECT_TRUE(res.baselineRestored);
+    EXPECT_EQ(readMask(r.root), "3");
+    EXPECT_FALSE(res.verdict.winner);
+    // Nothing is left pending on the router.
+    std::string error;
+    const auto check = r.router->run(layout::makePendingCheckScript(r.root.string()), &error);
+    ASSERT_TRUE(check) << error;
+    EXPECT_EQ(check->exitStatus, 0) << check->err;
+}
+
+TEST(Tuner, DoesNotStartWhileAnotherApplyIsPending) {
+    TunerRouter r("pending");
+    const auto other = irqOn("someone else's", "0");
+    layout::ApplyOptions o;
+    o.revertAfterSeconds = 600;
+    std::string error;
+    const auto report = r.router->apply(layout::resolve(other.layout, r.snap), o, &error);
+    ASSERT_TRUE(report && report->revertArmed) << error;
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        irqOn("receive on CPU1", "1")};
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, {});
+    EXPECT_EQ(res.stop, TuneResult::Stop::Failed);
+    EXPECT_NE(res.stopText.find("A tune does not start while another apply is pending"),
+              std::string::npos)
+        << res.stopText;
+    EXPECT_TRUE(res.trials.empty());
+    EXPECT_EQ(readMask(r.root), "1"); // the other apply's value, untouched
+    EXPECT_TRUE(r.router->settle(layout::PendingAction::Revert, &error)) << error;
+    EXPECT_EQ(readMask(r.root), "3");
+}
+
+TEST(TuneJson, TextFromAHostileDocumentIsPrintableOrRefused) {
+    std::string error;
+    EXPECT_FALSE(tuneText(nlohmann::json::parse(R"({"schema": "x"})"), &error));
+    EXPECT_NE(error.find("coresteer.tune/1"), std::string::npos);
+    EXPECT_FALSE(tuneText(nlohmann::json::array(), &error));
+    const auto doc = nlohmann::json::parse(R"({"schema": "coresteer.tune/1",
+        "candidates": [{"name": "\u001b]0;pwned\u0007", "source": "current",
+                        "download": {"bps": {"median": "x", "ci95": [1]}}},
+                       7, {"name": 3, "gain_vs_baseline": {"download": {"bps":
+                        {"median": 1e308, "ci95": [null, 2]}}}}],
+        "verdict": "\u001b[2J", "noise_floor": {"download": {"bps": "big"}},
+        "blocks": "six"})");
+    const auto t = tuneText(doc, &error);
+    ASSERT_TRUE(t) << error;
+    EXPECT_EQ(t->find('\x1b'), std::string::npos);
+    EXPECT_EQ(t->find('\x07'), std::string::npos);
+}
