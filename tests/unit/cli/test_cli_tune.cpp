@@ -1,0 +1,121 @@
+// SPDX-FileCopyrightText: 2026 coresteer maintainers
+// SPDX-License-Identifier: GPL-3.0-or-later
+// coresteer-cli tune: what it needs is checked before anything is contacted, and on the demo
+// router (whose model forwards by the layout it holds, with noise) it names the published R6S
+// layout the winner over FriendlyWrt's default, tells a copy of the baseline from noise, leaves
+// the demo on its baseline, and keeps the whole run in one recording that `recording summary`
+// reads back.
+#include "cli/cli.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace coresteer;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TuneRun {
+    int code;
+    std::string out, err;
+};
+
+TuneRun tuneCli(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+} // namespace
+
+TEST(CliTune, WhatItNeedsIsCheckedFirst) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-tune-usage";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "t.csrec").string();
+    auto refused = [&](std::vector<std::string> args, const std::string& why) {
+        const auto r = tuneCli(args);
+        EXPECT_EQ(r.code, 2) << why;
+        EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    };
+    refused({"tune", "demo"}, "--record is required");
+    refused({"tune", "demo", "--record", file, "--phases", "download,sideways"},
+            "--phases takes download, upload and both, separated by commas, not 'sideways'");
+    refused({"tune", "demo", "--record", file, "--phases", "upload,upload"},
+            "--phases names 'upload' twice");
+    refused({"tune", "demo", "--record", file, "--objective", "speed"}, "--objective");
+    refused({"tune", "demo", "--record", file, "--blocks", "1"}, "--blocks");
+    refused({"tune", "demo", "--record", file, "--load", "http://127.0.0.1/big", "--phases",
+             "download,upload"},
+            "an HTTP(S) --load uploads only to a --post-url");
+    refused({"tune", "demo", "--record", file, "--candidate", (dir / "none.json").string()},
+            "none.json: cannot read");
+    // A router that is not the demo needs a load through it.
+    refused({"tune", "--root", CORESTEER_FIXTURES "/boards/x86-virtio-lab", "--record", file},
+            "tune needs a load through the router");
+    EXPECT_FALSE(fs::exists(file));
+}
+
+TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsACopyOfTheBaselineFromNoise) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-tune-demo";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    // The demo's own layout, as a file: a candidate equal to the baseline.
+    const auto same = (dir / "same.json").string();
+    const auto saved = tuneCli({"preset", "save", "demo", same});
+    ASSERT_EQ(saved.code, 0) << saved.err;
+    const auto file = (dir / "tune.csrec").string();
+    const auto r = tuneCli({"tune", "demo", "--no-plan", "--candidate",
+                            CORESTEER_PRESETS_DIR "/nanopi-r6s-option1.json", "--candidate", same,
+                            "--phases", "download", "--phase-seconds", "1", "--budget", "200",
+                            "--record", file, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // Progress on stderr: the blocks and the trials.
+    EXPECT_NE(r.err.find("block 1 of at least 6, trial 1 of 4"), std::string::npos) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["candidates"].size(), 3u) << j.dump(1).substr(0, 2000);
+    EXPECT_EQ(j["candidates"][0]["source"], "current");
+    EXPECT_EQ(j["candidates"][1]["name"], "R6S option 1");
+    EXPECT_EQ(j["candidates"][1]["source"], "file");
+    EXPECT_EQ(j["candidates"][2]["source"], "file"); // named as `preset save` named it
+    EXPECT_EQ(j["candidates"][2]["changes"], "changes nothing");
+    EXPECT_EQ(j["winner"], "R6S option 1") << j["verdict"];
+    EXPECT_NE(j["confidence"], "low");
+    EXPECT_GE(j["blocks"].get<int>(), 6);
+    EXPECT_TRUE(j["baseline_restored"].get<bool>());
+    EXPECT_TRUE(j["kept"].is_null());
+    // The winner's download gain: its interval clear of zero and of the A/A floor.
+    const auto& gain = j["candidates"][1]["gain_vs_baseline"]["download"]["bps"];
+    const double floor = j["noise_floor"]["download"]["bps"].get<double>();
+    EXPECT_GT(gain["ci95"][0].get<double>(), floor) << gain.dump() << " floor " << floor;
+    EXPECT_GT(floor, 0.0); // the model's noise is there to see
+    // Its latency under load is far lower: the LITTLE core no longer saturates.
+    EXPECT_GT(j["candidates"][1]["gain_vs_baseline"]["download"]["latency_increase_ms"]["median"]
+                  .get<double>(),
+              10.0);
+    // The copy of the baseline does not win: its gain is noise.
+    EXPECT_FALSE(j["candidates"][2]["wins"].get<bool>());
+    const auto& aa = j["candidates"][2]["gain_vs_baseline"]["download"]["bps"];
+    EXPECT_LT(std::abs(aa["median"].get<double>()), std::abs(gain["median"].get<double>()) / 4)
+        << aa.dump();
+    for (const auto& c : j["candidates"])
+        for (const auto& t : c["trials"]) {
+            EXPECT_TRUE(t["download"]["bps"].is_number()) << t.dump();
+            EXPECT_EQ(t["cores"].size(), 8u);
+            EXPECT_TRUE(t["busiest_core"].is_number());
+        }
+    // One recording: its summary carries the tune's result, and prints its table.
+    const auto s = tuneCli({"recording", "summary", "--json", file});
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto sj = nlohmann::json::parse(s.out);
+    EXPECT_EQ(sj["tune"]["winner"], "R6S option 1");
+    EXPECT_EQ(sj["tune"]["candidates"].size(), 3u);
+    const auto text = tuneCli({"recording", "summary", file});
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("R6S option 1 wins"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Current layout (baseline)"), std::string::npos) << text.out;
+}
