@@ -77,6 +77,7 @@ failure_detail() {
         tail -n 12 <<<"$out"; } | head -n 24 | sed "s/^/  | /"
 }
 details=() # "preset|test" of each failed ctest test
+fuzz_seconds=${CORESTEER_FUZZ_SECONDS:-20}
 
 
 for preset in dev asan; do
@@ -94,12 +95,21 @@ for preset in dev asan; do
     # include the emulated router, whose guest a busy machine starves: one a core.
     test_jobs=$jobs
     [ "$preset" = asan ] && test_jobs=$((2 * jobs))
+    # The fuzzers run beside the asan build's tests, one at a time: those tests mostly wait, and
+    # the fuzzers then cost the run little more than the tests' own time.
+    fuzz_pid=
+    if [ "$preset" = asan ]; then
+        scripts/fuzz.sh "$fuzz_seconds" 1 > build/asan/fuzz.log 2>&1 &
+        fuzz_pid=$!
+    fi
     ctest --preset "$preset" -j "$test_jobs" --timeout 600 2>&1 | tee "$log"
     count_ctest "$log" "$preset"
+    if [ -n "$fuzz_pid" ]; then
+        stage "fuzzing: the rest of ${fuzz_seconds} s per target, one at a time"
+        wait "$fuzz_pid" || true
+    fi
 done
 
-stage "fuzzing: ${CORESTEER_FUZZ_SECONDS:-30} s per target"
-if scripts/fuzz.sh "${CORESTEER_FUZZ_SECONDS:-30}" > build/asan/fuzz.log 2>&1; then :; fi
 grep -E '^fuzz_' build/asan/fuzz.log || true
 passed=$((passed + $(grep -c '^fuzz_.*: ok' build/asan/fuzz.log || true)))
 failed=$((failed + $(grep -c '^fuzz_.*: FAILED' build/asan/fuzz.log || true)))

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Runs every libFuzzer target of the asan build for $1 seconds (default 60), two at a time.
+# Runs every libFuzzer target of the asan build for $1 seconds (default 60), $2 at a time
+# (default 2).
 # Seeds come from the board fixtures; a crash input is saved under tests/fuzz/regressions/<target>/,
 # where ctest replays it from then on. Prints one line per target: "fuzz_X: ok ..." or "fuzz_X: FAILED ...".
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 seconds=${1:-60}
+parallel=${2:-2}
 build=build/asan
 corpus=$build/fuzz-corpus
 boards=tests/fixtures/boards
@@ -60,7 +62,7 @@ for t in interrupts procstat softirqs netdev cpumask snapshot recording sampler 
     fi
     run_one "$t" &
     pids+=($!)
-    if [ ${#pids[@]} -ge 2 ]; then
+    if [ ${#pids[@]} -ge "$parallel" ]; then
         wait "${pids[0]}"
         pids=("${pids[@]:1}")
     fi

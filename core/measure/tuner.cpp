@@ -105,6 +105,7 @@ private:
     std::optional<live::Rates> m_held;
     bool m_applied = false;    // a candidate's revert is armed on the router now
     TrialLog* m_log = nullptr; // the trial the recording's events go to
+    bool m_saidProblems = false;
     std::vector<CandidateTrials> m_trials;
     std::vector<std::optional<TrialMeasures>> m_repeats;
 };
@@ -149,7 +150,10 @@ bool Run::loadTest(TrialLog& log, const Candidate& c) {
     m_rec.phase(spec.startTime, "idle");
     std::vector<std::string> problems;
     LoadTest test(spec, &problems);
-    if (m_hooks.progress)
+    const bool said = m_saidProblems;
+    m_saidProblems = true;
+    // The probes that cannot run are said once, at the first trial: every trial opens the same.
+    if (m_hooks.progress && !said)
         for (const auto& p : problems) {
             TuneProgress pr;
             pr.message = p;

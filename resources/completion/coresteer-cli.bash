@@ -5,7 +5,7 @@ _coresteer_cli() {
     local cur prev words cword
     _init_completion || return
     local commands="snapshot capture plan diff apply confirm revert persist unpersist preset
-        monitor recording export --help --version --verbose"
+        monitor tune recording export --help --version --verbose"
     if [[ $cword -eq 1 ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
         return
@@ -55,6 +55,7 @@ _coresteer_cli() {
                 --parallel" ;;
             persist) opts+=" --no-packet-steering-override --disable-irqbalance" ;;
             monitor) opts+=" --rate --duration --csv --record --bufferbloat --load --post-url --ca-file --probe --irtt --phase-seconds --congestion" ;;
+            tune) opts+=" --load --post-url --ca-file --probe --irtt --congestion --candidate --no-plan --blocks --budget --phases --phase-seconds --objective --keep-winner --revert-after --record" ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         return
