@@ -2,10 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/connection.h"
 
-#include "core/live/demoload.h"
-#include "core/live/router_ping.h"
-#include "core/live/source.h"
 #include "core/router/router.h"
+#include "ui/connection_live.h"
 #include "ui/keyring.h"
 
 #include <QAbstractButton>
@@ -228,32 +226,20 @@ private:
 
 // ---- Connection ----
 
-// The live sampler's state, on the worker thread.
-struct Connection::Live {
-    std::unique_ptr<QTimer> timer;
-    std::unique_ptr<SampleSource> source;
-    std::unique_ptr<DemoLoad> demo;
-    // The router's own ping during a bufferbloat test (router_ping.h), on the sampler's session.
-    std::unique_ptr<ssh::Stream> ping;
-    PingReader pingReader;
-    std::optional<Sample> last;
-    std::shared_ptr<const Rates> lastRates; // held by a sample of /proc/stat alone
-    QElapsedTimer clock;
-    QElapsedTimer sinceProblem; // a router that cannot be sampled is asked again every 2 s
-    bool problem = false;
-};
-
 Connection::Connection(quint64 id, Spec spec, Prompts* prompts, QObject* parent)
     : QObject(parent), m_id(id), m_spec(std::move(spec)), m_thread(new QThread(this)),
       m_stop(std::make_shared<std::atomic<bool>>(false)),
-      m_recordTexts(std::make_shared<std::atomic<bool>>(false)),
+      m_tuneCancel(std::make_shared<std::atomic<bool>>(false)),
       m_asker(std::make_unique<Asker>(prompts, m_stop)), m_worker(new QObject) {
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<ApplyReportPtr>();
     qRegisterMetaType<PersistReportPtr>();
     qRegisterMetaType<PendingAction>();
     qRegisterMetaType<RatesPtr>();
-    qRegisterMetaType<TextsPtr>();
+    qRegisterMetaType<TestEventsPtr>();
+    qRegisterMetaType<RecordingPtr>();
+    qRegisterMetaType<TuneResultPtr>();
+    qRegisterMetaType<measure::TuneProgress>();
     if (m_spec.ssh)
         m_router = Router::remote(m_spec.target, *m_asker, m_spec.root.toStdString());
     else
@@ -309,50 +295,16 @@ void Connection::stopLive() {
         Qt::QueuedConnection);
 }
 
-void Connection::startDemoTest(double idleSeconds, double phaseSeconds) {
-    QMetaObject::invokeMethod(
-        m_worker,
-        [this, idleSeconds, phaseSeconds] {
-            if (m_live && m_live->demo)
-                m_live->demo->startTest(idleSeconds, phaseSeconds);
-        },
-        Qt::QueuedConnection);
-}
-
-void Connection::startRouterProbe(const QString& host) {
-    QMetaObject::invokeMethod(
-        m_worker,
-        [this, h = host.toStdString()] {
-            if (!m_live || !m_router->isRemote() || !m_router->session() ||
-                !m_router->session()->isConnected())
-                return;
-            const auto command = routerPingCommand(h);
-            m_live->pingReader = PingReader();
-            m_live->ping = command.empty() ? nullptr : m_router->session()->openStream(command);
-            if (!m_live->ping)
-                Q_EMIT liveProblem(m_id, tr("no latency from the router: its ping did not start"));
-        },
-        Qt::QueuedConnection);
-}
-
-void Connection::stopRouterProbe() {
-    QMetaObject::invokeMethod(
-        m_worker,
-        [this] {
-            if (m_live)
-                m_live->ping.reset();
-        },
-        Qt::QueuedConnection);
-}
-
-// One tick on the worker thread: the demo's model moves on, the router is read, and the rates
-// since the last tick go to the window.
+// One tick on the worker thread: the demo's model moves on, the router is read, a bufferbloat
+// test takes the tick, and the rates since the last tick go to the window.
 void Connection::liveTick() {
     auto& l = *m_live;
     if (m_stop->load())
         return;
-    if (l.problem && l.sinceProblem.isValid() && l.sinceProblem.elapsed() < 2000)
-        return; // no channel or process churn on a router that cannot be sampled now
+    if (l.problem && l.sinceProblem.isValid() && l.sinceProblem.elapsed() < 2000) {
+        testTick(false, false); // no channel or process churn on a router that cannot be
+        return;                 // sampled now; the test's probes and phases go on
+    }
     std::string error;
     if (l.demo) {
         const double dt = static_cast<double>(l.clock.restart()) / 1000.0;
@@ -360,7 +312,6 @@ void Connection::liveTick() {
             Q_EMIT liveProblem(m_id, QString::fromStdString(error));
             return;
         }
-        Q_EMIT demoModel(m_id, l.demo->latencyMs(), QString::fromStdString(l.demo->phase()));
     }
     if (!l.source) {
         if (!m_router->open(&error)) {
@@ -368,6 +319,7 @@ void Connection::liveTick() {
                 Q_EMIT liveProblem(m_id, QString::fromStdString(error));
             l.problem = true;
             l.sinceProblem.start();
+            testTick(false, true);
             return;
         }
         l.source = m_router->isRemote()
@@ -383,22 +335,11 @@ void Connection::liveTick() {
         if (m_router->isRemote() && !m_router->session()->isConnected())
             l.source.reset(); // reconnect at the next tick (the router may be rebooting)
         l.last.reset();       // a gap in the history, not a rate across it
+        testTick(false, true);
         return;
     }
     l.problem = false;
-    // What the router's own ping printed since the last tick.
-    if (l.ping) {
-        if (const auto data = l.ping->read(0)) {
-            auto replies = l.pingReader.feed(*data);
-            if (!replies.empty())
-                Q_EMIT routerLatency(
-                    m_id, QVector<std::optional<double>>(replies.begin(), replies.end()));
-        } else {
-            l.ping.reset(); // it ended: no such host there, or no ping
-        }
-    }
-    if (m_recordTexts->load())
-        Q_EMIT sampled(m_id, std::make_shared<const SampleTexts>(l.source->lastTexts()));
+    testTick(true, false);
     if (l.last)
         if (auto r = computeRates(*l.last, *s, l.lastRates.get())) {
             l.lastRates = std::make_shared<const Rates>(std::move(*r));
@@ -407,12 +348,9 @@ void Connection::liveTick() {
     l.last = std::move(s);
 }
 
-void Connection::setRecording(bool on) {
-    m_recordTexts->store(on);
-}
-
 void Connection::cancel() {
     m_stop->store(true);
+    m_tuneCancel->store(true);
     m_router->requestStop();
 }
 
@@ -455,6 +393,13 @@ template <typename Fn> void Connection::post(const QString& what, Fn&& fn) {
                 Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
+}
+
+// The tuner runs as any request does, once the router is open (connection_tune.cpp).
+void Connection::startTune(TuneRequest request) {
+    m_tuneCancel->store(false);
+    post(QStringLiteral("tune"),
+         [this, request = std::move(request)]() mutable { runTuneHere(std::move(request)); });
 }
 
 void Connection::refresh() {

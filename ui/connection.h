@@ -6,6 +6,11 @@
 // as queued signals carrying the connection's id and immutable values, so a window that moved
 // on to another connection recognises and drops late answers from an old one. Destroying a
 // Connection stops its SSH waits, which end within 200 ms, and joins the thread.
+//
+// Measuring under load runs on the worker too, on the router's own session: the bufferbloat
+// test (measure::LoadTest, ticked with the live sampler and recorded with its samples:
+// connection_test.cpp) and the tuner (measure::runTune, which samples the router itself while
+// the live sampler waits, and hands each sample's rates on as live(): connection_tune.cpp).
 #pragma once
 
 #include "core/layout/apply.h"
@@ -13,6 +18,7 @@
 #include "core/live/sample.h"
 #include "core/model/snapshot.h"
 #include "core/ssh/target.h"
+#include "ui/base/measurements.h"
 #include "ui/base/reports.h"
 #include "ui/base/snapshotptr.h"
 
@@ -20,7 +26,6 @@
 #include <QSet>
 #include <QString>
 #include <QStringList>
-#include <QVector>
 
 #include <atomic>
 #include <map>
@@ -36,7 +41,6 @@ class Router;
 namespace coresteer::ui {
 
 using RatesPtr = std::shared_ptr<const live::Rates>;
-using TextsPtr = std::shared_ptr<const live::SampleTexts>;
 
 // The questions a connection asks the person. Lives on the UI thread; the default answers with
 // dialogs over `window`, tests answer from a script.
@@ -104,14 +108,20 @@ public:
     // demo's model its NICs. stopLive() ends it.
     void startLive(int hz, SnapshotPtr snapshot);
     void stopLive();
-    // A router over SSH: its own ping to `host` runs beside the sampler until stopped, and its
-    // replies come as routerLatency().
-    void startRouterProbe(const QString& host);
-    void stopRouterProbe();
-    // The demo only: its model runs a test now (DemoLoad::startTest).
-    void startDemoTest(double idleSeconds, double phaseSeconds);
-    // While on, every tick's files also go out in sampled(), before its rates (for recordings).
-    void setRecording(bool on);
+    // A bufferbloat test beside the live sampler (which must run), recorded with its ticks:
+    // the LAN side of a router over SSH is probed where the connection reached it, the router
+    // pings the first host beyond it on this session, and the demo's model runs a test of its
+    // own as the load, unless a load generator is named. Each tick's events come as
+    // testEvents(), the end (stopTest(), the last phase, the recording's size limit) as
+    // testFinished().
+    void startTest(TestRequest request);
+    void stopTest();
+    // Runs the tuner (measure::runTune) with the request's candidates: the live sampler waits,
+    // the tuner's samples come as live() and its progress, trials and result as tuneProgress(),
+    // tuneTrial() and tuneFinished(). cancelTune() (and cancel()) end it with the baseline
+    // restored.
+    void startTune(TuneRequest request);
+    void cancelTune();
 
 Q_SIGNALS:
     void progress(quint64 id, const QString& text);
@@ -126,26 +136,36 @@ Q_SIGNALS:
     // The SSH connection is up: the address it reached (after ssh_config), for latency probes.
     void reached(quint64 id, const QString& host, int port);
     void live(quint64 id, coresteer::ui::RatesPtr rates);
-    void sampled(quint64 id, coresteer::ui::TextsPtr texts);
     // The sampler could not read the router this tick (it retries at the next).
     void liveProblem(quint64 id, const QString& message);
-    // The demo's model after its step this tick: the round trip it models to a host past the
-    // WAN, and its test's phase ("idle", "download", "upload", "download and upload").
-    void demoModel(quint64 id, double latencyMs, const QString& phase);
-    // The router's own ping: the replies (ms) and lost echoes (nullopt) since the last tick.
-    void routerLatency(quint64 id, const QVector<std::optional<double>>& replies);
+    // What a tick of the bufferbloat test wrote into its recording (before the tick's rates),
+    // and its end: the recording, or nullptr with the reason in `problem`.
+    void testEvents(quint64 id, coresteer::ui::TestEventsPtr events);
+    void testFinished(quint64 id, coresteer::ui::RecordingPtr recording, const QString& problem);
+    // The tuner: where it is, each trial's start (candidate -1: its end) on the recording's
+    // clock, and its result with the whole run's recording (nullptr with `problem` when the
+    // recording could not be kept, or the tune could not start).
+    void tuneProgress(quint64 id, const coresteer::measure::TuneProgress& progress);
+    void tuneTrial(quint64 id, double t, int block, int candidate);
+    void tuneFinished(quint64 id, coresteer::ui::TuneResultPtr result,
+                      coresteer::ui::RecordingPtr recording, const QString& problem);
 
 private:
     class Worker;
     class Asker;
     template <typename Fn> void post(const QString& what, Fn&& fn);
     void liveTick();
+    // On the worker (connection_test.cpp, connection_tune.cpp).
+    void beginTest(TestRequest request);
+    void testTick(bool sampled, bool failed);
+    void finishTest(const QString& problem);
+    void runTuneHere(TuneRequest request);
 
     quint64 m_id;
     Spec m_spec;
     QThread* m_thread;
     std::shared_ptr<std::atomic<bool>> m_stop;
-    std::shared_ptr<std::atomic<bool>> m_recordTexts;
+    std::shared_ptr<std::atomic<bool>> m_tuneCancel;
     std::unique_ptr<Asker> m_asker;
     std::unique_ptr<Router> m_router; // used only on the worker thread
     QObject* m_worker;                // lives on m_thread
@@ -157,4 +177,3 @@ private:
 } // namespace coresteer::ui
 
 Q_DECLARE_METATYPE(coresteer::ui::RatesPtr)
-Q_DECLARE_METATYPE(coresteer::ui::TextsPtr)

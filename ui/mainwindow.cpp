@@ -82,7 +82,9 @@ void MainWindow::updateActions() {
     // A recording's snapshot is history: nothing is applied to it.
     if (m_applyAction)
         m_applyAction->setEnabled(m_conn && !m_conn->spec().replay && m_grid->snapshot() &&
-                                  m_grid->changedCount() > 0);
+                                  m_grid->changedCount() > 0 && !m_tuning);
+    if (m_tuneAction)
+        m_tuneAction->setEnabled(m_conn && !m_conn->spec().replay && m_grid->snapshot());
 }
 
 void MainWindow::showFailure(quint64 id, const QString& what, const QString& message,

@@ -7,8 +7,8 @@
 // answers to the models, the Live tab and the apply dialog, and hands them what the settings
 // hold. Its files by job: mainwindow.cpp (the window, a snapshot shown, failures, preferences),
 // mainwindow_build.cpp (menus and bars), mainwindow_open.cpp (where a router comes from),
-// mainwindow_live.cpp (the Live tab and the live read-out) and mainwindow_layout.cpp (presets,
-// Recommend, governors, apply).
+// mainwindow_live.cpp (the Live tab and the live read-out), mainwindow_layout.cpp (presets,
+// Recommend, governors, apply) and mainwindow_tune.cpp (Find the best layout: the tuner).
 #pragma once
 
 #include "core/layout/layout.h"
@@ -16,6 +16,7 @@
 #include "core/live/recording.h"
 #include "ui/connection.h"
 #include "ui/dialogs/applydialog.h"
+#include "ui/dialogs/tunedialog.h"
 
 #include <QMainWindow>
 #include <QMessageBox>
@@ -90,6 +91,11 @@ public:
     ApplyDialog* openApplyDialog();
     // Opens Preferences over the settings; what it accepts is kept and handed to the Live tab.
     PreferencesDialog* openPreferences();
+    // Layout > Find the best layout: the tuner's dialog over this router's candidates (the
+    // grid's pending edits among them), run on its connection (nullptr with a message for a
+    // recording or a capture, which cannot be tuned).
+    TuneDialog* openTuneDialog();
+    TuneDialog* tuneDialog() const { return m_tuneDialog; }
 
     Connection* connection() const { return m_conn.get(); }
     // Who answers the connection's questions (host keys, passwords); tests put their own.
@@ -105,6 +111,7 @@ public:
     QMessageBox* errorBox() const { return m_errorBox; }
     QString lastError() const { return m_lastError; }
     QAction* applyAction() const { return m_applyAction; }
+    QAction* tuneAction() const { return m_tuneAction; }
     QString summaryText() const;
     // The live read-out in the status bar: the hottest core and the throughput.
     QString liveText() const;
@@ -131,6 +138,8 @@ private:
     // `file`) out in a private directory and opens it; a refusal names the file and the line.
     bool layOutAndOpen(std::string_view capture, int firstLine, const QString& file,
                        Connection::Spec spec);
+    // The current connection goes (its thread joined, a tune there cancelled), with its dialogs.
+    void dropConnection();
     void showSnapshot(quint64 id, SnapshotPtr snap);
     void showFailure(quint64 id, const QString& what, const QString& message, bool hostKeyChanged);
     // The Live tab and the live read-out (mainwindow_live.cpp): the tab's requests to the
@@ -141,10 +150,12 @@ private:
     void startLive(const SnapshotPtr& snap);
     void showLive(quint64 id, RatesPtr rates);
     void handSettingsToLive();
+    void enableRecordingActions();
     void openRoot();
     void showPending(const layout::Layout& layout, const QString& what);
     void rebuildRecentPresets();
     void updateActions();
+    void endTuning(); // the tuner's run ended: the router may be asked again
 
     Prompts* m_prompts;
     std::unique_ptr<Connection> m_conn;
@@ -175,7 +186,10 @@ private:
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;
     QAction* m_recommendAction = nullptr;
+    QAction* m_tuneAction = nullptr;
     QPointer<ApplyDialog> m_applyDialog;
+    QPointer<TuneDialog> m_tuneDialog;
+    bool m_tuning = false; // a tune runs on the connection: nothing else is asked of the router
     QPointer<QMessageBox> m_errorBox;
     QString m_lastError;
 };

@@ -227,6 +227,10 @@ void MainWindow::buildLayoutMenu() {
     m_applyAction->setShortcut(QKeySequence(tr("Ctrl+Return")));
     m_applyAction->setToolTip(tr("Review the pending changes, apply them with an automatic "
                                  "revert, and make them persistent"));
+    m_tuneAction =
+        layout->addAction(tr("&Find the best layout..."), this, &MainWindow::openTuneDialog);
+    m_tuneAction->setToolTip(tr("Try the planner's layouts, the presets and your own on the "
+                                "router under load, and keep the one that measurably wins"));
 }
 
 // The everyday actions, one click away.

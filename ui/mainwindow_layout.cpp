@@ -172,6 +172,11 @@ ApplyDialog* MainWindow::openApplyDialog() {
         statusBar()->showMessage(tr("A recording is history: connect to the router to apply."));
         return nullptr;
     }
+    if (m_tuning) {
+        statusBar()->showMessage(tr("The tuner is trying layouts on the router: apply when it "
+                                    "ends."));
+        return nullptr;
+    }
     auto* c = m_conn.get();
     auto* d = new ApplyDialog(c->spec().label, c->spec().root, snap, m_grid->pendingLayout(),
                               m_grid->pendingLayout(true), settings::revertSeconds(), this);

@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Live tab's wiring: the tab knows no connection and reads no settings, so the window hands
-// it the connection's live answers and the settings, passes its requests (the router's own ping,
-// the demo's test, the files of a recording) to the connection, and keeps what the person
-// changes there. Also the status bar's live read-out: the busiest core and the traffic, or the
-// bottleneck.
+// it the connection's live answers and the settings, passes its requests (the bufferbloat test,
+// which runs on the connection's worker) to the connection and the test's events back, and keeps
+// what the person changes there. Also the status bar's live read-out: the busiest core and the
+// traffic, or the bottleneck.
 #include "ui/mainwindow.h"
 
 #include "core/live/bottleneck.h"
@@ -24,27 +24,17 @@ using namespace coresteer::live;
 // The tab's requests go to the current connection; what the person changes goes to the
 // settings, and the settings come back as the tab offers them.
 void MainWindow::wireLivePanel() {
-    connect(m_livePanel, &LivePanel::routerProbe, this, [this](const QString& host) {
+    connect(m_livePanel, &LivePanel::testRequested, this, [this](const TestRequest& r) {
         if (m_conn)
-            m_conn->startRouterProbe(host);
+            m_conn->startTest(r);
+        else
+            m_livePanel->abandonTest();
     });
-    connect(m_livePanel, &LivePanel::routerProbeDone, this, [this] {
+    connect(m_livePanel, &LivePanel::testStopRequested, this, [this] {
         if (m_conn)
-            m_conn->stopRouterProbe();
+            m_conn->stopTest();
     });
-    connect(m_livePanel, &LivePanel::demoTestStarting, this,
-            [this](double idleSeconds, double phaseSeconds) {
-                if (m_conn)
-                    m_conn->startDemoTest(idleSeconds, phaseSeconds);
-            });
-    connect(m_livePanel, &LivePanel::recordingFinished, this, [this] {
-        for (auto* a : m_recordingActions)
-            a->setEnabled(m_livePanel->recording() != nullptr);
-    });
-    connect(m_livePanel, &LivePanel::recordingActive, this, [this](bool on) {
-        if (m_conn)
-            m_conn->setRecording(on);
-    });
+    connect(m_livePanel, &LivePanel::recordingFinished, this, &MainWindow::enableRecordingActions);
     connect(m_livePanel, &LivePanel::replayedRates, this,
             [this](const Rates& r) { m_grid->setLive(r); });
     connect(m_livePanel, &LivePanel::beyondHostsEdited, this,
@@ -56,6 +46,11 @@ void MainWindow::wireLivePanel() {
     handSettingsToLive();
 }
 
+void MainWindow::enableRecordingActions() {
+    for (auto* a : std::as_const(m_recordingActions))
+        a->setEnabled(m_livePanel->recording() != nullptr);
+}
+
 void MainWindow::handSettingsToLive() {
     m_livePanel->setSettings(settings::loadTargets(), settings::beyondHosts());
 }
@@ -64,24 +59,19 @@ void MainWindow::handSettingsToLive() {
 // tab and the read-out start over.
 void MainWindow::wireLive(Connection* c) {
     connect(c, &Connection::live, this, &MainWindow::showLive);
-    connect(c, &Connection::sampled, this, [this](quint64 id, TextsPtr texts) {
+    connect(c, &Connection::testEvents, this, [this](quint64 id, TestEventsPtr events) {
         if (m_conn && id == m_conn->id())
-            m_livePanel->addSample(*texts);
+            m_livePanel->addTestEvents(*events);
     });
+    connect(c, &Connection::testFinished, this,
+            [this](quint64 id, RecordingPtr recording, const QString& problem) {
+                if (m_conn && id == m_conn->id())
+                    m_livePanel->endTest(std::move(recording), problem);
+            });
     connect(c, &Connection::reached, this, [this](quint64 id, const QString& host, int port) {
         if (m_conn && id == m_conn->id())
             m_livePanel->setProbeTarget(host, port);
     });
-    connect(c, &Connection::routerLatency, this,
-            [this](quint64 id, const QVector<std::optional<double>>& replies) {
-                if (m_conn && id == m_conn->id())
-                    m_livePanel->addRouterLatency(replies);
-            });
-    connect(c, &Connection::demoModel, this,
-            [this](quint64 id, double latencyMs, const QString& phase) {
-                if (m_conn && id == m_conn->id())
-                    m_livePanel->addDemoModel(latencyMs, phase);
-            });
     connect(c, &Connection::liveProblem, this, [this](quint64 id, const QString& text) {
         if (!m_conn || id != m_conn->id())
             return;
@@ -92,7 +82,7 @@ void MainWindow::wireLive(Connection* c) {
     });
     m_liveStarted = false;
     m_liveLabel->clear();
-    m_livePanel->stopTest();
+    m_livePanel->abandonTest();               // a test on the connection left behind ended with it
     m_livePanel->setModelled(c->spec().demo); // the demo's latency is its model's
     m_livePanel->setProbeTarget({}, 0);       // until an SSH connection says where it reached
     m_grid->setCpuLoad({});

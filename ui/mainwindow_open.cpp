@@ -103,6 +103,7 @@ bool MainWindow::layOutAndOpen(std::string_view capture, int firstLine, const QS
                     QString::fromStdString(file.toStdString() + ": " + error), false);
         return false;
     }
+    dropConnection(); // its worker may still write into the directory replaced now (the demo)
     m_demoDir = std::move(dir);
     m_replay.reset();
     spec.root = m_demoDir->path();
@@ -143,11 +144,18 @@ CompareDialog* MainWindow::compareWith(const QString& before) {
     return d;
 }
 
-void MainWindow::openConnection(Connection::Spec spec) {
+void MainWindow::dropConnection() {
+    if (m_tuneDialog) // the tuner's dialog is of the router left (a run there is cancelled)
+        m_tuneDialog->deleteLater();
+    m_tuning = false;
     if (m_conn) {
         m_conn->disconnect(this);
         m_conn.reset();
     }
+}
+
+void MainWindow::openConnection(Connection::Spec spec) {
+    dropConnection();
     qCDebug(lcUi).noquote() << "opening" << spec.label << "root" << spec.root;
     m_conn = std::make_unique<Connection>(++m_nextId, std::move(spec), m_prompts);
     auto* c = m_conn.get();

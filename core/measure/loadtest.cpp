@@ -328,11 +328,12 @@ bool LoadTest::tick(double t, RecordingWriter& rec, std::string* problem) {
     const std::size_t want =
         sequence ? static_cast<std::size_t>(into / std::max(1.0, m_spec.phaseSeconds)) : 0;
     if (!m_started || want != m_phase) {
-        if (want >= m_phases.size()) {
-            stopLoad();
-            drain(rec);
+        // The phase before ends first, its last reports drained, so that none of them is
+        // counted in the next phase.
+        stopLoad();
+        drain(rec);
+        if (want >= m_phases.size())
             return false;
-        }
         m_started = true;
         m_phase = want;
         static const char* names[] = {"download", "upload", "both"};

@@ -310,6 +310,8 @@ TEST_P(UiSsh, RecordsABufferbloatTestBeforeAndAfterApply) {
                 QString::fromStdString(std::string(CORESTEER_SCREENSHOT_DIR "/") + screenshot)));
         }
         QTest::mouseClick(panel->testButton(), Qt::LeftButton); // Stop
+        // The test runs on the connection's worker: its recording comes back queued.
+        ASSERT_TRUE(QTest::qWaitFor([&] { return !panel->testRunning(); }, 20000));
         EXPECT_GE(live.count(), 20);
         EXPECT_GT(panel->probes(), 20);
         EXPECT_TRUE(panel->gradeText().contains(QStringLiteral("grade A+")))

@@ -6,15 +6,9 @@
 #include "core/collect/capture.h"
 #include "core/layout/layout_json.h"
 #include "core/layout/resolve.h"
-#include "core/live/echo.h"
 
-#include <QFutureWatcher>
-#include <QProcess>
 #include <QStandardPaths>
-#include <QStringList>
-#include <QTimer>
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace coresteer::ui {
@@ -24,37 +18,17 @@ using namespace coresteer::live;
 
 namespace {
 
-// TERM, then KILL after 2 s; deleted later.
-void stopProcess(QProcess* p) {
-    if (p->state() != QProcess::NotRunning) {
-        p->terminate();
-        if (!p->waitForFinished(2000))
-            p->kill();
-        p->waitForFinished(1000);
-    }
-    p->deleteLater();
+// A sentence from the engine ("the HTTP load stopped: ...") as the tab says it.
+QString sentence(const std::string& text) {
+    auto s = QString::fromStdString(text);
+    if (!s.isEmpty())
+        s[0] = s[0].toUpper();
+    return s;
 }
 
 } // namespace
 
-// A probe beyond the router: its socket, opened on a worker when the test starts, and used by
-// one worker at a time.
-struct BufferbloatTest::Echo {
-    QString host, name;
-    std::shared_ptr<EchoProbe> probe; // null until open (or when it could not be opened)
-    bool opening = false, inFlight = false;
-};
-
-BufferbloatTest::BufferbloatTest(QObject* parent)
-    : QObject(parent), m_probeTimer(new QTimer(this)) {
-    m_probeTimer->setInterval(100);
-    connect(m_probeTimer, &QTimer::timeout, this, &BufferbloatTest::probe);
-}
-
-BufferbloatTest::~BufferbloatTest() {
-    stopLoad();
-    stopIrtt();
-}
+BufferbloatTest::BufferbloatTest(QObject* parent) : QObject(parent) {}
 
 void BufferbloatTest::setProbeTarget(const QString& host, int port) {
     m_host = host;
@@ -74,61 +48,6 @@ void BufferbloatTest::setBeyondHosts(const QStringList& hosts) {
             m_beyondHosts << t;
         }
     }
-}
-
-// irtt for the whole test (its -d a little past the test's planned end: it is stopped with the
-// test); its replies are three probes. One that stops by itself (no server there) is said.
-void BufferbloatTest::startIrtt() {
-    stopIrtt();
-    double seconds = 3600;
-    if (m_loadSpec && m_loadSpec->direction == LoadSpec::Direction::Sequence)
-        seconds = kIdleSeconds + 3 * std::max(1, m_loadSpec->phaseSeconds);
-    for (const auto& target : m_irttTargets) {
-        auto* p = new QProcess(this);
-        auto reader = std::make_shared<IrttReader>();
-        const auto rtt = QString::fromStdString(irttProbe(target));
-        const auto up = QString::fromStdString(irttUpProbe(target));
-        const auto down = QString::fromStdString(irttDownProbe(target));
-        connect(p, &QProcess::readyReadStandardOutput, this, [=, this] {
-            const auto out = p->readAllStandardOutput();
-            const double t = this->seconds();
-            for (const auto& r : reader->feed(
-                     std::string_view(out.constData(), static_cast<std::size_t>(out.size())))) {
-                if (!m_running)
-                    return;
-                measured(t, r.rttMs, rtt);
-                measured(t, r.rttMs ? r.upMs : std::nullopt, up);
-                measured(t, r.rttMs ? r.downMs : std::nullopt, down);
-            }
-        });
-        connect(
-            p, &QProcess::finished, this,
-            [this, p, host = QString::fromStdString(target.host)](int code, QProcess::ExitStatus) {
-                if (m_running && code != 0 &&
-                    std::find(m_irtt.begin(), m_irtt.end(), p) != m_irtt.end())
-                    Q_EMIT problem(tr("irtt to %1 stopped: %2")
-                                       .arg(host.toHtmlEscaped(),
-                                            QString::fromLocal8Bit(p->readAllStandardError())
-                                                .trimmed()
-                                                .toHtmlEscaped()));
-            });
-        connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
-            if (e == QProcess::FailedToStart &&
-                std::find(m_irtt.begin(), m_irtt.end(), p) != m_irtt.end())
-                Q_EMIT problem(tr("irtt could not start: install irtt to probe an irtt server"));
-        });
-        QStringList args;
-        for (const auto& a : irttArguments(target, static_cast<int>(seconds) + 5))
-            args << QString::fromStdString(a);
-        m_irtt.push_back(p);
-        p->start(QStringLiteral("irtt"), args);
-    }
-}
-
-void BufferbloatTest::stopIrtt() {
-    const auto procs = std::exchange(m_irtt, {});
-    for (auto* p : procs)
-        stopProcess(p);
 }
 
 bool BufferbloatTest::idleMeasured() const {
@@ -167,17 +86,12 @@ std::optional<LatencyGrade> BufferbloatTest::grade(QString* probe) const {
 }
 
 QString BufferbloatTest::probeMethod(const QString& name) const {
-    for (const auto& e : m_echoes)
-        if (e->name == name && e->probe)
-            return QString::fromLatin1(echoMethodName(e->probe->method()));
+    if (m_tcpProbes.contains(name))
+        return m_tcpProbes.value(name);
+    for (const auto& h : m_beyondHosts)
+        if (QString::fromStdString(probeName(h.toStdString())) == name)
+            return QStringLiteral("ICMP");
     return {};
-}
-
-std::vector<LoadSpec::Direction> BufferbloatTest::loadPhases(const LoadSpec& spec) {
-    if (spec.direction == LoadSpec::Direction::Sequence)
-        return {LoadSpec::Direction::Download, LoadSpec::Direction::Upload,
-                LoadSpec::Direction::Both};
-    return {spec.direction};
 }
 
 const char* BufferbloatTest::phaseName(LoadSpec::Direction d) {
@@ -194,272 +108,99 @@ const char* BufferbloatTest::phaseName(LoadSpec::Direction d) {
     return "load";
 }
 
-double BufferbloatTest::seconds() const {
-    return static_cast<double>(m_clock.nsecsElapsed()) / 1e9;
-}
-
 void BufferbloatTest::start(const Snapshot& snapshot, const QString& label, int hz,
-                            std::optional<LoadSpec> load) {
+                            std::optional<LoadSpec> load, int phaseSeconds) {
     m_running = true;
-    ++m_generation;
+    m_stopping = false;
     m_series.clear();
-    RecordingInfo info;
-    info.label = label.toStdString();
-    info.started = utcTimestamp();
-    info.hz = hz;
-    if (snapshot.source)
-        info.capture = writeCapture(*snapshot.source);
-    info.layout = jsonText(toJson(currentLayout(snapshot)));
-    m_writer = std::make_unique<RecordingWriter>(std::move(info));
-    m_clock.start();
-    m_writer->phase(0, "idle");
+    m_tcpProbes.clear();
+    m_ticks = 0;
     m_loadProblem.clear();
-    m_loadSpec = load;
-    m_modelPhase.clear();
-    m_phases = load ? loadPhases(*load) : std::vector<LoadSpec::Direction>{};
-    // The probes beyond the router open their sockets now, off the UI thread (a name to
-    // resolve), with the load server's port to fall back on.
-    m_echoes.clear();
-    for (const auto& host : m_beyondHosts) {
-        auto e = std::make_shared<Echo>();
-        e->host = host;
-        e->name = QString::fromStdString(probeName(host.toStdString()));
-        e->opening = true;
-        m_echoes.push_back(e);
-        const int fallback = load ? load->port : 0;
-        auto* w = new QFutureWatcher<std::pair<std::shared_ptr<EchoProbe>, QString>>(this);
-        connect(w, &QFutureWatcher<std::pair<std::shared_ptr<EchoProbe>, QString>>::finished, this,
-                [this, w, e, gen = m_generation] {
-                    w->deleteLater();
-                    e->opening = false;
-                    auto [probe, error] = w->result();
-                    if (gen != m_generation)
-                        return;
-                    e->probe = std::move(probe);
-                    if (!e->probe)
-                        Q_EMIT problem(tr("No latency beyond the router to %1: %2")
-                                           .arg(e->host.toHtmlEscaped(), error.toHtmlEscaped()));
-                });
-        w->setFuture(QtConcurrent::run([h = host.toStdString(), fallback] {
-            std::string error;
-            std::shared_ptr<EchoProbe> p = EchoProbe::open(h, fallback, &error);
-            return std::pair{p, QString::fromStdString(error)};
-        }));
-    }
-    startIrtt();
-    // After the baseline the load phase starts: the person runs their test now, or the load
-    // generator, when one is chosen, runs its phases.
-    QTimer::singleShot(static_cast<int>(kIdleSeconds * 1000), this, [this, gen = m_generation] {
-        if (gen != m_generation || !m_running)
-            return;
-        if (m_phases.empty() && m_modelled) {
-            // The model's own phases mark the load, as they come.
-        } else if (m_phases.empty()) {
-            m_writer->phase(seconds(), "load");
-            Q_EMIT loadPhase(QStringLiteral("load"));
-        } else {
-            runPhase(0);
-        }
-    });
-    if (probing())
-        m_probeTimer->start();
-}
-
-// One load phase: its name in the recording, iperf3 in its direction, and after a sequence's
-// phase its end (a single direction runs until the test is stopped).
-void BufferbloatTest::runPhase(std::size_t index) {
-    if (!m_running || !m_writer)
-        return;
-    stopLoad();
-    if (index >= m_phases.size()) {
-        end();
-        return;
-    }
-    const char* name = phaseName(m_phases[index]);
-    m_writer->phase(seconds(), name);
-    auto spec = *m_loadSpec;
-    spec.direction = m_phases[index];
-    startLoad(spec);
-    Q_EMIT loadPhase(QString::fromLatin1(name));
-    if (m_loadSpec->direction == LoadSpec::Direction::Sequence)
-        QTimer::singleShot(std::max(1, m_loadSpec->phaseSeconds) * 1000, this,
-                           [this, index, gen = m_generation] {
-                               if (gen == m_generation)
-                                   runPhase(index + 1);
-                           });
+    TestRequest r;
+    r.info.label = label.toStdString();
+    r.info.started = utcTimestamp();
+    r.info.hz = hz;
+    if (snapshot.source)
+        r.info.capture = writeCapture(*snapshot.source);
+    r.info.layout = jsonText(toJson(currentLayout(snapshot)));
+    auto& t = r.test;
+    for (const auto& h : std::as_const(m_beyondHosts))
+        t.beyond.push_back(h.toStdString());
+    t.irtt = m_irttTargets;
+    t.load = load;
+    t.idleSeconds = kIdleSeconds;
+    t.phaseSeconds = load ? std::max(1, load->phaseSeconds) : std::max(1, phaseSeconds);
+    // Until it is stopped, but for a sequence of phases, which ends with its last, and the
+    // demo's own test, which ends with the model's.
+    t.duration = 1e12;
+    Q_EMIT requested(r);
 }
 
 void BufferbloatTest::stop() {
-    const bool was = m_running;
-    m_running = false;
-    ++m_generation;
-    m_probeTimer->stop();
-    stopLoad();
-    stopIrtt();
-    if (!was || !m_writer)
+    if (!m_running || m_stopping)
         return;
-    m_writer->phase(seconds(), "done");
-    std::string error;
-    auto rec = readRecording(m_writer->text(), &error);
-    m_writer.reset();
-    if (rec)
-        m_finished = std::make_shared<const Recording>(std::move(*rec));
-    else
-        Q_EMIT problem(tr("The recording could not be kept: %1")
-                           .arg(QString::fromStdString(error).toHtmlEscaped()));
+    m_stopping = true;
+    Q_EMIT stopRequested();
+}
+
+void BufferbloatTest::abandon() {
+    m_running = false;
+    m_stopping = false;
+}
+
+void BufferbloatTest::finish(RecordingPtr recording, const QString& problem) {
+    if (!m_running)
+        return;
+    m_running = false;
+    m_stopping = false;
+    if (recording)
+        m_finished = std::move(recording);
+    if (!problem.isEmpty())
+        Q_EMIT this->problem(problem.toHtmlEscaped());
+    Q_EMIT finished();
+}
+
+void BufferbloatTest::addEvents(const TestEvents& events) {
+    if (!m_running)
+        return;
+    m_ticks = events.ticks;
+    for (const auto& p : events.problems) {
+        // A host beyond the router reached by a TCP handshake is a method, not a failure.
+        const auto at = p.find(": probed by a TCP handshake");
+        if (at != std::string::npos) {
+            m_tcpProbes.insert(QString::fromStdString(probeName(p.substr(0, at))),
+                               QStringLiteral("TCP handshake"));
+            continue;
+        }
+        Q_EMIT problem(sentence(p).toHtmlEscaped());
+    }
+    for (const auto& p : events.loadProblems) {
+        m_loadProblem = sentence(p);
+        Q_EMIT problem(m_loadProblem.toHtmlEscaped());
+    }
+    // In the order the recording has them: latency and throughput as measured, the phases as
+    // they begin (idle and done are the tab's own marks).
+    for (const auto& l : events.latency)
+        measured(l.t, l.ms, QString::fromStdString(l.probe));
+    for (const auto& w : events.throughput)
+        Q_EMIT throughputMeasured(w.t, w.downBitsPerSec, w.upBitsPerSec);
+    for (const auto& p : events.phases)
+        if (isLoadPhase(p.name))
+            Q_EMIT loadPhase(QString::fromStdString(p.name));
 }
 
 void BufferbloatTest::setRecording(std::shared_ptr<const Recording> recording) {
     m_finished = std::move(recording);
 }
 
-void BufferbloatTest::addSample(const SampleTexts& texts) {
-    if (!m_writer)
-        return;
-    m_writer->sample(seconds(), texts);
-    // A recording is bounded (many cores at a high rate for a long time reach it): it ends
-    // itself, whole, before that.
-    if (m_writer->bytes() + (4u << 20) > Recording::kMaxBytes) {
-        stop();
-        Q_EMIT problem(
-            tr("The recording reached %1 MB and stopped.").arg(Recording::kMaxBytes >> 20));
-    }
-}
-
-void BufferbloatTest::addGap() {
-    if (m_writer)
-        m_writer->gap(seconds());
-}
-
 bool BufferbloatTest::loadGeneratorAvailable() {
     return !QStandardPaths::findExecutable(QStringLiteral("iperf3")).isEmpty();
-}
-
-void BufferbloatTest::startLoad(const LoadSpec& spec) {
-    if (spec.isHttp()) {
-        startHttpLoad(spec);
-        return;
-    }
-    m_loadReader = std::make_unique<IperfReader>(spec);
-    m_load = new QProcess(this);
-    QStringList args;
-    for (const auto& a : iperfArguments(spec))
-        args << QString::fromStdString(a);
-    connect(m_load, &QProcess::readyReadStandardOutput, this, [this, p = m_load] {
-        const auto out = p->readAllStandardOutput();
-        if (!m_loadReader)
-            return;
-        for (const auto& r : m_loadReader->feed(
-                 std::string_view(out.constData(), static_cast<std::size_t>(out.size())))) {
-            const double t = seconds();
-            if (m_writer)
-                m_writer->throughput(t, r.downBitsPerSec, r.upBitsPerSec);
-            Q_EMIT throughputMeasured(t, r.downBitsPerSec, r.upBitsPerSec);
-        }
-    });
-    connect(m_load, &QProcess::finished, this, [this, p = m_load](int code, QProcess::ExitStatus) {
-        if (m_load == p && m_running && code != 0) {
-            m_loadProblem = tr("iperf3 stopped: %1")
-                                .arg(QString::fromLocal8Bit(p->readAllStandardError()).trimmed());
-            Q_EMIT problem(m_loadProblem.toHtmlEscaped());
-        }
-    });
-    m_load->start(QStringLiteral("iperf3"), args);
-}
-
-// HTTP(S) load (core/live/http_load.h): its thread's reports reach this thread queued, and a
-// load that failed (a URL that does not serve, a certificate not trusted) is said once.
-void BufferbloatTest::startHttpLoad(const LoadSpec& spec) {
-    const int run = ++m_loadRun;
-    m_http = std::make_unique<HttpLoad>(spec, [this, run](const HttpLoad::Report& r) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, run, r] {
-                if (run != m_loadRun || !m_http)
-                    return;
-                const double t = seconds();
-                if (m_writer)
-                    m_writer->throughput(t, r.downBitsPerSec, r.upBitsPerSec);
-                Q_EMIT throughputMeasured(t, r.downBitsPerSec, r.upBitsPerSec);
-            },
-            Qt::QueuedConnection);
-    });
-    if (!m_httpWatch) {
-        m_httpWatch = new QTimer(this);
-        m_httpWatch->setInterval(200);
-        connect(m_httpWatch, &QTimer::timeout, this, [this] {
-            if (!m_http || !m_http->failed() || !m_running)
-                return;
-            m_httpWatch->stop();
-            m_loadProblem =
-                tr("The HTTP load stopped: %1").arg(QString::fromStdString(m_http->error()));
-            Q_EMIT problem(m_loadProblem.toHtmlEscaped());
-        });
-    }
-    if (!m_http->start()) {
-        m_loadProblem = QString::fromStdString(m_http->error());
-        Q_EMIT problem(m_loadProblem.toHtmlEscaped());
-        return;
-    }
-    m_httpWatch->start();
-}
-
-void BufferbloatTest::stopLoad() {
-    ++m_loadRun;
-    if (m_httpWatch)
-        m_httpWatch->stop();
-    m_http.reset(); // stops and joins its thread
-    if (!m_load)
-        return;
-    auto* p = m_load;
-    m_load = nullptr;
-    m_loadReader.reset();
-    stopProcess(p);
-}
-
-// The test ends by itself: whoever shows it stops it (and says so) on finished(), or it stops
-// here.
-void BufferbloatTest::end() {
-    Q_EMIT finished();
-    if (m_running)
-        stop();
-}
-
-void BufferbloatTest::addRouterLatency(const QVector<std::optional<double>>& replies) {
-    if (!m_running)
-        return;
-    const double t = seconds();
-    for (const auto& ms : replies)
-        measured(t, ms, QString::fromLatin1(kRouterProbe.data(), kRouterProbe.size()));
 }
 
 QString BufferbloatTest::routerProbeHost() const {
     if (m_host.isEmpty() || m_port <= 0 || m_beyondHosts.isEmpty() || m_modelled)
         return {};
     return m_beyondHosts.front();
-}
-
-void BufferbloatTest::modelLatency(double ms, const QString& phase) {
-    if (!m_running || !m_modelled)
-        return;
-    const double t = seconds();
-    measured(t, ms, QString::fromLatin1(kDemoProbe.data(), kDemoProbe.size()));
-    if (t < kIdleSeconds - 0.2 || !m_phases.empty() || !m_running)
-        return; // the baseline, or a load generator's phases
-    const QString name =
-        phase == QLatin1String("download and upload") ? QStringLiteral("both") : phase;
-    if (name == QLatin1String("idle")) {
-        if (!m_modelPhase.isEmpty()) { // the model's load is over, and the test with it
-            end();
-        }
-        return;
-    }
-    if (name == m_modelPhase || !isLoadPhase(name.toStdString()))
-        return;
-    m_modelPhase = name;
-    if (m_writer)
-        m_writer->phase(t, name.toStdString());
-    Q_EMIT loadPhase(name);
 }
 
 void BufferbloatTest::measured(double t, std::optional<double> ms, const QString& name) {
@@ -470,45 +211,7 @@ void BufferbloatTest::measured(double t, std::optional<double> ms, const QString
         it = m_series.end() - 1;
     }
     (t < kIdleSeconds ? it->idle : it->loaded).push_back(ms);
-    if (m_writer)
-        m_writer->latency(t, ms, name.toStdString());
     Q_EMIT latencyMeasured(t, ms, name);
-}
-
-// One probe at a time of each kind, off the UI thread; a slow answer skips ticks rather than
-// piling up.
-void BufferbloatTest::probe() {
-    if (!m_running)
-        return;
-    const double t = seconds(); // probes and samples on one time axis
-    using Watcher = QFutureWatcher<std::optional<double>>;
-    if (!m_inFlight && !m_host.isEmpty() && m_port > 0) {
-        m_inFlight = true;
-        auto* w = new Watcher(this);
-        connect(w, &Watcher::finished, this, [this, w, t, gen = m_generation] {
-            w->deleteLater();
-            m_inFlight = false;
-            if (m_running && gen == m_generation)
-                measured(t, w->result(), QString::fromLatin1(kLanProbe.data(), kLanProbe.size()));
-        });
-        const std::string host = m_host.toStdString();
-        const int port = m_port;
-        w->setFuture(
-            QtConcurrent::run([host, port] { return tcpConnectMs(host, port, 1000, nullptr); }));
-    }
-    for (const auto& e : m_echoes) {
-        if (!e->probe || e->inFlight)
-            continue;
-        e->inFlight = true;
-        auto* w = new Watcher(this);
-        connect(w, &Watcher::finished, this, [this, w, t, e, gen = m_generation] {
-            w->deleteLater();
-            e->inFlight = false;
-            if (m_running && gen == m_generation)
-                measured(t, w->result(), e->name);
-        });
-        w->setFuture(QtConcurrent::run([p = e->probe] { return p->once(1000); }));
-    }
 }
 
 } // namespace coresteer::ui

@@ -1,34 +1,32 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The bufferbloat test behind the Live tab's record button: it records every tick's files with
-// the snapshot and the layout in force (core/live/recording.h) and measures latency every
-// 100 ms, off the UI thread, with the first 3 s as the idle baseline: to the router from the LAN
-// side (a TCP handshake with its SSH port: the router's responsiveness, probe "lan") and beyond
-// the router (ICMP echo to each host the person names, where the WAN's queue is on the path;
-// see core/live/echo.h). After the baseline it runs the optional iperf3 load: one direction, or
-// download, upload and both in turn, each a phase of its own in the recording, and the test
-// ends by itself after the last. It owns no widget: the panel shows what it reports.
+// The bufferbloat test behind the Live tab's record button, as the tab sees it. The test itself
+// is measure::LoadTest, the one engine the command line and the tuner run too: it runs on the
+// router's connection's worker, ticked with the sampler, and records every tick's files with the
+// snapshot and the layout in force (core/live/recording.h), the latency every 100 ms with the
+// first 3 s as the idle baseline (to the router from the LAN side, beyond the router to each
+// host the person names, the router's own ping, irtt, the demo's model) and the optional load
+// (iperf3 or HTTP(S)) in its phases after the baseline. This class asks for it (requested(),
+// stopRequested()), takes what each tick wrote (addEvents()) and the finished recording
+// (finish()), and keeps what the Live tab shows: each probe's latencies, the grade, the load
+// generator's problems. It owns no widget and runs nothing.
 #pragma once
 
-#include "core/live/http_load.h"
 #include "core/live/irtt.h"
 #include "core/live/latency.h"
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "core/model/snapshot.h"
+#include "ui/base/measurements.h"
 
-#include <QElapsedTimer>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QVector>
 
 #include <memory>
 #include <optional>
 #include <vector>
-
-class QProcess;
-class QTimer;
 
 namespace coresteer::ui {
 
@@ -36,19 +34,19 @@ class BufferbloatTest : public QObject {
     Q_OBJECT
 public:
     // The idle baseline at the start of every test.
-    static constexpr double kIdleSeconds = 3.0;
+    static constexpr double kIdleSeconds = measure::LoadTest::kIdleSeconds;
 
     explicit BufferbloatTest(QObject* parent = nullptr);
-    ~BufferbloatTest() override;
 
-    // Where latency is measured; empty or port 0: nowhere (a local tree, the demo).
+    // Where the connection reached the router over SSH (its LAN side is probed there); empty or
+    // port 0: nowhere (a local tree, the demo).
     void setProbeTarget(const QString& host, int port);
-    // Hosts past the WAN to probe with ICMP echo (nothing is contacted before start()). A host
-    // where ICMP cannot be had is probed by a TCP handshake with the load server's port.
-    // Hosts beyond the router, probed by ICMP echo; an entry "irtt://HOST[:PORT]" is an irtt
-    // server instead, probed by irtt for the round trip and each way (core/live/irtt.h).
+    // Hosts beyond the router, probed by ICMP echo (or a TCP handshake with the load server's
+    // port where ICMP cannot be had); an entry "irtt://HOST[:PORT]" is an irtt server instead,
+    // probed by irtt for the round trip and each way (core/live/irtt.h). Nothing is contacted
+    // before a test starts.
     void setBeyondHosts(const QStringList& hosts);
-    // The demo: latency comes from its model (modelLatency()), and its test's phases with it.
+    // The demo: latency comes from its model, and its test's phases with it.
     void setModelled(bool on) { m_modelled = on; }
     bool modelled() const { return m_modelled; }
     bool probing() const {
@@ -56,35 +54,28 @@ public:
                !m_irttTargets.empty() || m_modelled;
     }
 
-    // Starts a recording of `snapshot`'s router, named `label`, at `hz`. `load`: iperf3 to
-    // start after the baseline (nullopt: the person runs their own test).
+    // Asks for a test of `snapshot`'s router (requested()), recorded as `label` at `hz`; `load`
+    // runs after the baseline (nullopt: the person runs their own test). `phaseSeconds` is each
+    // phase of the demo's own test.
     void start(const Snapshot& snapshot, const QString& label, int hz,
-               std::optional<live::LoadSpec> load);
-    // Ends it; the recording is then recording() (or problem() says why it was not kept).
+               std::optional<live::LoadSpec> load, int phaseSeconds);
+    // Asks for its end (stopRequested()); it runs until finish() says that it ended.
     void stop();
-    // The phases a load runs after the baseline: its direction, or download, upload and both
-    // for a sequence, each `phaseSeconds` long.
-    static std::vector<live::LoadSpec::Direction> loadPhases(const live::LoadSpec& spec);
-    static const char* phaseName(live::LoadSpec::Direction d);
+    // The connection it ran on is gone: it ends here, without a recording.
+    void abandon();
+    // What a tick of the test wrote into its recording.
+    void addEvents(const TestEvents& events);
+    // The test ended (stopped, at its last phase, or at the recording's size limit): its
+    // recording (nullptr when it could not be kept, which `problem` then says).
+    void finish(RecordingPtr recording, const QString& problem);
+
     bool running() const { return m_running; }
-    // Seconds since start(): probes, samples and load share this time axis.
-    double seconds() const;
+    bool stopping() const { return m_stopping; }
+    static const char* phaseName(live::LoadSpec::Direction d);
 
-    // The demo model's round trip this tick and its phase ("idle", "download", "upload",
-    // "download and upload"), while running: a probe named "demo", and after the baseline the
-    // model's load phases as the test's; the test ends when the model's load does.
-    void modelLatency(double ms, const QString& phase);
-
-    // The router's own ping to the first host beyond it (Connection::routerLatency), while
-    // running: a probe named "router".
-    void addRouterLatency(const QVector<std::optional<double>>& replies);
-    // The host the router should ping for this test ("" when none: not a router over SSH, or
-    // no host beyond it named).
+    // The router's own ping to the first host beyond it ("" when none: not a router over SSH,
+    // or no host beyond it named).
     QString routerProbeHost() const;
-
-    // A tick's files and a tick the router did not answer, while running.
-    void addSample(const live::SampleTexts& texts);
-    void addGap();
 
     // Latencies so far of each probe, before and after the baseline (nullopt: a probe that
     // failed), in the order the probes first answered.
@@ -95,69 +86,49 @@ public:
     const std::vector<ProbeSeries>& probeSeries() const { return m_series; }
     bool idleMeasured() const;
     int probes() const;
-    // The headline grade: the first probe beyond the router that has one, else the LAN side's;
-    // `probe` says which.
+    // The headline grade: the demo's model, else the first probe beyond the router that has
+    // one, else the router's own, else the LAN side's; `probe` says which.
     std::optional<live::LatencyGrade> grade(QString* probe = nullptr) const;
-    // How a beyond probe reaches its host ("ICMP", "TCP handshake", ...), once it is open.
+    // How a probe beyond the router reaches its host ("ICMP", "TCP handshake").
     QString probeMethod(const QString& name) const;
 
     std::shared_ptr<const live::Recording> recording() const { return m_finished; }
-    // A recording from elsewhere (a file being replayed) becomes the one to save and export.
+    // A recording from elsewhere (a file being replayed, a tune) becomes the one to save and
+    // export.
     void setRecording(std::shared_ptr<const live::Recording> recording);
-    std::size_t recordedTicks() const { return m_writer ? m_writer->ticks() : 0; }
+    std::size_t recordedTicks() const { return m_ticks; }
 
     // iperf3 is installed (HTTP(S) load needs nothing more).
     static bool loadGeneratorAvailable();
     QString loadProblem() const { return m_loadProblem; }
 
 Q_SIGNALS:
+    // What the connection's worker is to run, and that it is to stop.
+    void requested(const coresteer::ui::TestRequest& request);
+    void stopRequested();
     void latencyMeasured(double t, std::optional<double> ms, const QString& probe);
     void throughputMeasured(double t, double downBitsPerSec, double upBitsPerSec);
     // The baseline is over, or a load phase begins: "load" (the person's own test), or
     // "download", "upload", "both".
     void loadPhase(const QString& name);
-    // A sequence of load phases has run to its end, and the test with it.
+    // The test ended, its recording kept (or not: problem() said why).
     void finished();
-    // Something to tell the person: a load generator that failed, a recording not kept, a
-    // recording that reached its size limit (the test then stops by itself).
+    // Something to tell the person (HTML): a host that cannot be probed, a load generator that
+    // failed, a recording not kept or stopped at its size limit.
     void problem(const QString& text);
 
 private:
-    struct Echo;
-    void probe();
     void measured(double t, std::optional<double> ms, const QString& name);
-    void end();
-    void runPhase(std::size_t index);
-    void startLoad(const live::LoadSpec& spec);
-    void stopLoad();
 
     QString m_host;
     int m_port = 0;
     QStringList m_beyondHosts;
-    bool m_running = false, m_inFlight = false, m_modelled = false;
-    QString m_modelPhase; // the model's load phase the test is in ("" before one)
-    std::vector<ProbeSeries> m_series;
-    std::vector<std::shared_ptr<Echo>> m_echoes;
-    // irtt, one process a server for the whole test.
     std::vector<live::IrttTarget> m_irttTargets;
-    std::vector<QProcess*> m_irtt;
-    void startIrtt();
-    void stopIrtt();
-    std::optional<live::LoadSpec> m_loadSpec;
-    std::vector<live::LoadSpec::Direction> m_phases;
-    std::size_t m_generation = 0; // a new start() makes the timers of the last one stale
-    QTimer* m_probeTimer;
-    std::unique_ptr<live::RecordingWriter> m_writer;
+    bool m_running = false, m_stopping = false, m_modelled = false;
+    std::vector<ProbeSeries> m_series;
+    QMap<QString, QString> m_tcpProbes; // beyond probes reached by a TCP handshake
     std::shared_ptr<const live::Recording> m_finished;
-    QElapsedTimer m_clock;
-    void startHttpLoad(const live::LoadSpec& spec);
-    QProcess* m_load = nullptr;
-    std::unique_ptr<live::IperfReader> m_loadReader;
-    // HTTP(S) load instead: its reports come from its thread, queued, counted by m_loadRun so
-    // that a stopped one's last reports are dropped; m_httpWatch notices that it failed.
-    std::unique_ptr<live::HttpLoad> m_http;
-    QTimer* m_httpWatch = nullptr;
-    int m_loadRun = 0;
+    std::size_t m_ticks = 0;
     QString m_loadProblem;
 };
 

@@ -93,11 +93,53 @@ void LatencyChart::clear() {
         delete s;
     }
     m_probes.clear();
+    m_x->setRange(0, 60);
+    m_ms->setRange(0, 10);
+    m_mbps->setRange(0, 100);
     updateLegend();
 }
 
+double LatencyChart::scaleFor(double value) {
+    const double want = std::max(value * 1.1, 1e-9);
+    const double decade = std::pow(10.0, std::floor(std::log10(want)));
+    for (const double step : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+        if (step * decade >= want)
+            return step * decade;
+    return 10 * decade;
+}
+
+int LatencyChart::loadPoints() const {
+    return static_cast<int>(m_down->count());
+}
+
+double LatencyChart::loadScale() const {
+    return m_mbps->max();
+}
+
+double LatencyChart::latencyScale() const {
+    return m_ms->max();
+}
+
 void LatencyChart::showTime(double t) {
-    m_x->setRange(std::max(0.0, t - 60), std::max(60.0, t));
+    const double from = std::max(0.0, t - 60);
+    if (from != m_x->min() || std::max(60.0, t) != m_x->max()) {
+        m_x->setRange(from, std::max(60.0, t));
+        fitLoad(); // older throughput scrolled out of the minute shown
+    }
+}
+
+// The load axis fits the highest throughput of the minute shown (the load generator's reports
+// come at most twice a second: a few hundred points at most).
+void LatencyChart::fitLoad() {
+    double top = 0;
+    for (const auto* s : {m_down, m_up}) {
+        const auto points = s->points();
+        for (auto it = points.crbegin(); it != points.crend() && it->x() >= m_x->min(); ++it)
+            top = std::max(top, it->y());
+    }
+    const double scale = top > 0 ? scaleFor(top) : 100.0;
+    if (scale != m_mbps->max())
+        m_mbps->setRange(0, scale);
 }
 
 void LatencyChart::addLatency(double t, std::optional<double> ms, const QString& probe) {
@@ -106,7 +148,8 @@ void LatencyChart::addLatency(double t, std::optional<double> ms, const QString&
         s->append(t, *ms);
         if (s->count() == 1)
             updateLegend();
-        m_ms->setMax(std::max(m_ms->max(), std::ceil(*ms * 1.2)));
+        if (*ms * 1.1 > m_ms->max())
+            m_ms->setRange(0, scaleFor(*ms));
     }
     showTime(t);
 }
@@ -116,9 +159,8 @@ void LatencyChart::addThroughput(double t, double downBitsPerSec, double upBitsP
     m_up->append(t, upBitsPerSec / 1e6);
     if (m_down->count() == 1)
         updateLegend();
-    m_mbps->setMax(
-        std::max(m_mbps->max(), std::ceil(std::max(downBitsPerSec, upBitsPerSec) / 1e6 * 1.1)));
     showTime(t);
+    fitLoad();
 }
 
 } // namespace coresteer::ui

@@ -74,8 +74,10 @@ LivePanel::LivePanel(QWidget* parent)
     connect(m_test, &BufferbloatTest::throughputMeasured, m_latency, &LatencyChart::addThroughput);
     connect(m_test, &BufferbloatTest::loadPhase, this,
             [this](const QString& name) { m_heatmap->addPhase(TestResult::phaseLabel(name)); });
-    connect(m_test, &BufferbloatTest::finished, this, &LivePanel::stopTest);
+    connect(m_test, &BufferbloatTest::finished, this, &LivePanel::testEnded);
     connect(m_test, &BufferbloatTest::problem, m_controls, &TestControls::addProblem);
+    connect(m_test, &BufferbloatTest::requested, this, &LivePanel::testRequested);
+    connect(m_test, &BufferbloatTest::stopRequested, this, &LivePanel::testStopRequested);
     connect(m_controls, &TestControls::testToggled, this,
             [this](bool on) { on ? startTest() : stopTest(); });
     connect(m_controls, &TestControls::beyondHostsEdited, this, &LivePanel::beyondHostsEdited);
@@ -139,7 +141,7 @@ QString LivePanel::loadGeneratorProblem() const {
 }
 
 void LivePanel::startTest() {
-    if (!m_snap || m_replay->active())
+    if (!m_snap || m_replay->active() || m_test->running())
         return;
     m_latency->clear();
     // The load generator, when one is chosen: a server that cannot be used is said now, and
@@ -153,11 +155,6 @@ void LivePanel::startTest() {
     }
     m_probesShown = 0;
     m_test->setBeyondHosts(m_controls->usableBeyondHosts(&m_loadProblem));
-    if (m_test->modelled())
-        Q_EMIT demoTestStarting(BufferbloatTest::kIdleSeconds, m_phaseSeconds);
-    m_test->start(*m_snap, m_label, m_hz, load);
-    if (const auto host = m_test->routerProbeHost(); !host.isEmpty())
-        Q_EMIT routerProbe(host);
     m_heatmap->addPhase(m_test->probing() ? tr("idle") : tr("test"));
     m_controls->setResult(
         m_test->probing()
@@ -166,21 +163,46 @@ void LivePanel::startTest() {
     if (!m_loadProblem.isEmpty())
         m_controls->addProblem(m_loadProblem.toHtmlEscaped());
     m_controls->showRunning(true);
-    Q_EMIT recordingActive(true);
+    m_test->start(*m_snap, m_label, m_hz, load, m_phaseSeconds); // testRequested
 }
 
 void LivePanel::stopTest() {
-    const bool was = m_test->running();
-    m_test->stop();
-    if (was)
-        Q_EMIT routerProbeDone();
-    m_controls->showRunning(false);
-    if (!was)
+    if (!m_test->running())
         return;
+    m_test->stop(); // testStopRequested; endTest() follows
+    m_controls->showStopping();
+}
+
+void LivePanel::addTestEvents(const TestEvents& events) {
+    m_test->addEvents(events);
+}
+
+void LivePanel::endTest(RecordingPtr recording, const QString& problem) {
+    m_test->finish(std::move(recording), problem); // testEnded()
+}
+
+void LivePanel::abandonTest() {
+    if (!m_test->running())
+        return;
+    m_test->abandon();
+    m_controls->showRunning(false);
     m_heatmap->addPhase(tr("done"));
-    Q_EMIT recordingActive(false);
+    m_controls->setResult({});
+}
+
+void LivePanel::testEnded() {
+    m_controls->showRunning(false);
+    m_heatmap->addPhase(tr("done"));
     showGrade();
     Q_EMIT recordingFinished();
+}
+
+void LivePanel::setRecording(RecordingPtr recording) {
+    m_test->setRecording(std::move(recording));
+}
+
+void LivePanel::markTrial(const QString& candidate) {
+    m_heatmap->addPhase(candidate);
 }
 
 void LivePanel::showGrade() {
@@ -200,13 +222,6 @@ void LivePanel::setLoadGenerator(std::optional<LoadSpec> spec) {
     m_controls->showLoad(spec);
     if (spec)
         m_phaseSeconds = std::clamp(spec->phaseSeconds, 1, 3600);
-}
-
-void LivePanel::addSample(const SampleTexts& texts) {
-    const bool was = m_test->running();
-    m_test->addSample(texts); // stops the test at the recording's size limit
-    if (was && !m_test->running())
-        stopTest();
 }
 
 void LivePanel::setSettings(const QStringList& loadTargets, const QStringList& beyondHosts) {
@@ -234,18 +249,6 @@ void LivePanel::setPhaseSeconds(int seconds) {
 void LivePanel::setModelled(bool on) {
     m_test->setModelled(on);
     setProbeTarget({}, 0);
-}
-
-void LivePanel::addDemoModel(double latencyMs, const QString& phase) {
-    if (!m_test->modelled()) {
-        m_test->setModelled(true);
-        setProbeTarget({}, 0); // the tooltip says what the test measures now
-    }
-    m_test->modelLatency(latencyMs, phase);
-}
-
-void LivePanel::addRouterLatency(const QVector<std::optional<double>>& replies) {
-    m_test->addRouterLatency(replies);
 }
 
 void LivePanel::addLatency(double t, std::optional<double> ms, const QString& probe) {
@@ -370,7 +373,6 @@ const MeasuredLoad* LivePanel::measuredLoad(const Snapshot& snap, double minSeco
 }
 
 void LivePanel::addGap(double uptime) {
-    m_test->addGap();
     if (!m_history)
         return;
     m_history->pushGap(uptime);

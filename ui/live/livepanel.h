@@ -3,14 +3,17 @@
 // The Live tab: per-core load charts, the cores x time heatmap, where each NIC IRQ fires and how
 // fast, and each interface's throughput. Fed one Rates per tick; keeps an hour of history.
 //
-// Start recording runs the bufferbloat test (BufferbloatTest: latency every 100 ms, 3 s idle
-// baseline, optional iperf3 or HTTP(S) load, every tick's files kept). A finished recording can be
-// saved, exported as CSV or as a PNG, and replayed here offline (ReplayDriver): the same views, fed
-// at the recorded pace (or faster) from the file.
+// Start recording runs the bufferbloat test (measure::LoadTest on the connection's worker, which
+// BufferbloatTest asks for and follows: latency every 100 ms, 3 s idle baseline, optional iperf3
+// or HTTP(S) load, every tick's files kept). A finished recording can be saved, exported as CSV
+// or as a PNG, and replayed here offline (ReplayDriver): the same views, fed at the recorded pace
+// (or faster) from the file. While the tuner runs, its trials are marked on the heatmap.
 //
 // The tab knows no connection and reads no settings: the window hands it each tick, what the
-// connection reports and what the settings hold, and keeps what the person changes here
-// (beyondHostsEdited, loadTargetUsed). Its parts have a file each: the charts (LoadCharts,
+// connection reports and what the settings hold, passes on the test it asks for (testRequested,
+// testStopRequested) and brings back what the test measured (addTestEvents, endTest), and keeps
+// what the person changes here (beyondHostsEdited, loadTargetUsed). Its parts have a file each:
+// the charts (LoadCharts,
 // HeatmapWidget, LatencyChart), the tables (IrqRateModel and InterfaceRateModel in ui/models),
 // the test's controls and result (TestControls, TestResult), the replay (ReplayDriver,
 // ReplayBar, fed from livepanel_replay.cpp) and the export (LiveExport).
@@ -20,6 +23,7 @@
 #include "core/live/loadgen.h"
 #include "core/live/recording.h"
 #include "core/model/load.h"
+#include "ui/base/measurements.h"
 #include "ui/base/snapshotptr.h"
 
 #include <QList>
@@ -56,8 +60,6 @@ public:
     void reset(SnapshotPtr snapshot, int hz, const QString& label = {});
     void addRates(const live::Rates& rates);
     void addGap(double uptime);
-    // A tick's files, kept while recording (they arrive before the tick's rates).
-    void addSample(const live::SampleTexts& texts);
 
     // Bufferbloat test and recording: latency probes every 100 ms (a TCP handshake with the
     // router's SSH port: its responsiveness; ICMP echo to the hosts beyond the router that the
@@ -68,12 +70,8 @@ public:
     // The hosts beyond the router, as the person typed them: shown, and handed on to be kept
     // with the settings (beyondHostsEdited).
     void setBeyondHosts(const QStringList& hosts);
-    // The demo: its model's latency and phase each tick (Connection::demoModel). The first
-    // makes the test take its latency from the model.
-    void addDemoModel(double latencyMs, const QString& phase);
-    // A router over SSH: its own ping's replies (Connection::routerLatency).
-    void addRouterLatency(const QVector<std::optional<double>>& replies);
-    void setModelled(bool on); // false: a new router, until its model speaks
+    // The demo: the test's latency and phases are its model's.
+    void setModelled(bool on);
     // What the settings hold, from the window (at the start and after Preferences): the load
     // targets the load's list offers and the hosts beyond the router. Nothing is handed back.
     void setSettings(const QStringList& loadTargets, const QStringList& beyondHosts);
@@ -81,8 +79,16 @@ public:
     // Each phase of a test in phases (the load generator's sequence, the demo's test).
     void setPhaseSeconds(int seconds);
     QStringList beyondHosts() const;
+    // Asks for a test (testRequested) and shows it running; stopTest() asks for its end
+    // (testStopRequested), which endTest() brings.
     void startTest();
     void stopTest();
+    // What a tick of the test wrote into its recording, and its end with the recording (nullptr
+    // when it was not kept, which `problem` says). Running from startTest() to endTest().
+    void addTestEvents(const TestEvents& events);
+    void endTest(RecordingPtr recording, const QString& problem);
+    // The connection the test ran on is gone: it ends here, without a recording.
+    void abandonTest();
     bool testRunning() const;
     QString gradeText() const;
     // Latency probes shown since the views were last cleared (live or replayed).
@@ -100,6 +106,10 @@ public:
 
     // The last recording finished here, or the one being replayed; nullptr when none.
     std::shared_ptr<const live::Recording> recording() const;
+    // A recording made elsewhere (a tune's) becomes the one to save and export.
+    void setRecording(RecordingPtr recording);
+    // A tuner's trial of `candidate` begins: a mark on the heatmap at the next sample.
+    void markTrial(const QString& candidate);
     std::size_t recordedTicks() const;
     // False with *error when there is nothing to save or the file cannot be written.
     bool saveRecording(const QString& file, QString* error) const;
@@ -130,15 +140,10 @@ public:
     double replayPosition() const;
 
 Q_SIGNALS:
-    // Recording began (true) or ended (false): the connection sends files only while on.
-    void recordingActive(bool on);
+    // The test the connection's worker is to run beside its sampler, and its end.
+    void testRequested(const coresteer::ui::TestRequest& request);
+    void testStopRequested();
     void recordingFinished();
-    // A test starts on a router over SSH with a host beyond it: the router's own ping to that
-    // host should run (Connection::startRouterProbe) until the test ends.
-    void routerProbe(const QString& host);
-    void routerProbeDone();
-    // A test starts on the demo: its model should run one (DemoLoad::startTest).
-    void demoTestStarting(double idleSeconds, double phaseSeconds);
     // Rates a replay shows (the window colours the grid by them).
     void replayedRates(const coresteer::live::Rates& rates);
     // What the person changed, for the settings: the hosts beyond the router, and a load
@@ -153,6 +158,7 @@ public:
     // router that `snap` comes from.
     const MeasuredLoad* measuredLoad(const Snapshot& snap, double minSeconds = 5) const;
     LoadCharts* charts() const { return m_charts; }
+    LatencyChart* latencyChart() const { return m_latency; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
     QTableView* irqTable() const { return m_irqs; }
     QTableView* interfaceTable() const { return m_ifaces; }
@@ -167,6 +173,8 @@ private:
     void enableViewActions();
     void showGrade();
     void showReplayPosition(double seconds, bool done);
+    void testEnded();
+    void replayTrial(int block, int candidate);
     void addLatency(double t, std::optional<double> ms, const QString& probe);
     void clearViews();
 
@@ -190,6 +198,7 @@ private:
     QString m_loadProblem;   // a load server that cannot be used
     int m_phaseSeconds = 10; // each phase of a download, upload, both sequence
     int m_probesShown = 0;   // latency probes in the views since they were cleared
+    QStringList m_tuneNames; // a replayed tune's candidates, for its trials' marks
 };
 
 } // namespace coresteer::ui

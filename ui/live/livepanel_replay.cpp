@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Live tab's replay: a recording fed to every view at its pace (ReplayDriver), as the
-// connection feeds them live, with the bar that shows where it is and seeks (ReplayBar), and the
-// recording's grade when it ends.
+// connection feeds them live, with the bar that shows where it is and seeks (ReplayBar), a
+// tune's trials marked on the heatmap by their candidates' names, and the recording's grade when
+// it ends.
 #include "ui/live/livepanel.h"
 
 #include "ui/live/bufferbloattest.h"
@@ -12,7 +13,11 @@
 #include "ui/live/testcontrols.h"
 #include "ui/live/testresult.h"
 
+#include "core/base/text.h"
+
 #include <QPushButton>
+
+#include <nlohmann/json.hpp>
 
 namespace coresteer::ui {
 
@@ -32,6 +37,8 @@ void LivePanel::wireReplay() {
                 addLatency(t, ms, probe);
             });
     connect(m_replay, &ReplayDriver::throughput, m_latency, &LatencyChart::addThroughput);
+    connect(m_replay, &ReplayDriver::trial, this,
+            [this](double, int block, int candidate) { replayTrial(block, candidate); });
     connect(m_replay, &ReplayDriver::restarted, this, [this] {
         clearViews();
         m_controls->setResult({});
@@ -43,14 +50,33 @@ void LivePanel::wireReplay() {
 
 void LivePanel::startReplay(std::shared_ptr<const Recording> recording, SnapshotPtr snapshot,
                             double speed) {
-    stopTest();
+    abandonTest();
     reset(std::move(snapshot), recording->info.hz, QString::fromStdString(recording->info.label));
+    // A tune's candidates by name (its "tune" section, coresteer.tune/1), for its trials' marks.
+    m_tuneNames.clear();
+    if (!recording->info.tune.empty()) {
+        const auto doc = nlohmann::json::parse(recording->info.tune, nullptr, false);
+        if (doc.is_object() && doc.contains("candidates") && doc["candidates"].is_array())
+            for (const auto& c : doc["candidates"])
+                m_tuneNames << (c.is_object() && c.contains("name") && c["name"].is_string()
+                                    ? QString::fromStdString(
+                                          text::printable(c["name"].get<std::string>(), 60))
+                                    : QString());
+    }
     m_test->setRecording(recording);
     m_replayBar->start(*recording, speed);
     testButton()->setEnabled(false);
     m_replayBar->show();
     m_controls->setResult({});
     m_replay->start(std::move(recording), speed);
+}
+
+// A replayed trial's mark: its candidate's name, as the live tune marks it.
+void LivePanel::replayTrial(int, int candidate) {
+    if (candidate < 0)
+        return; // the trial ended: the next one's mark follows
+    const auto name = m_tuneNames.value(candidate);
+    markTrial(name.isEmpty() ? tr("candidate %1").arg(candidate) : name);
 }
 
 bool LivePanel::replaying() const {

@@ -90,7 +90,8 @@ void ReplayDriver::step() {
         case ReplayEvent::Kind::Throughput:
             Q_EMIT throughput(ev.t, ev.downBitsPerSec, ev.upBitsPerSec);
             break;
-        case ReplayEvent::Kind::Trial: // the tuner's marks: its own reader (tune_json.h)
+        case ReplayEvent::Kind::Trial:
+            Q_EMIT trial(ev.t, ev.block, ev.candidate);
             break;
         case ReplayEvent::Kind::Phase:
             m_phase = ev.phase;

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Plays a recording back at its recorded pace, faster, or all at once, and seeks in it: a
 // timer feeds the panel every event that has fallen due (rates, gaps, latency, throughput,
-// phases), as the live connection would have. The recording's checkpoints make a seek cost
-// about the same wherever it goes (core/live/recording.h).
+// phases, a tuner's trials), as the live connection would have. The recording's checkpoints make a
+// seek cost about the same wherever it goes (core/live/recording.h).
 #pragma once
 
 #include "core/live/recording.h"
@@ -43,6 +43,9 @@ Q_SIGNALS:
     void gap();
     void latency(double t, std::optional<double> ms, bool idle, const QString& probe);
     void throughput(double t, double downBitsPerSec, double upBitsPerSec);
+    // A tuner's trial of `candidate` (0: the baseline) in `block` begins; candidate -1: the
+    // trial ended.
+    void trial(double t, int block, int candidate);
     // After each step: where the replay is, and whether it has reached the end.
     void moved(double seconds, bool done);
     // A seek: the views start again from there.

@@ -112,6 +112,16 @@ void TestControls::showRunning(bool running) {
         m_testButton->setChecked(running);
     }
     m_testButton->setText(running ? tr("Stop recording") : tr("Start recording"));
+    if (m_stopping) {
+        m_stopping = false;
+        m_testButton->setEnabled(true);
+    }
+}
+
+void TestControls::showStopping() {
+    m_stopping = true;
+    m_testButton->setText(tr("Stopping ..."));
+    m_testButton->setEnabled(false);
 }
 
 std::optional<LoadSpec> TestControls::chosenLoad(int phaseSeconds, QString* problem) const {

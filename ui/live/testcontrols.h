@@ -33,8 +33,10 @@ public:
     explicit TestControls(QWidget* chart, QWidget* parent = nullptr);
 
     QPushButton* testButton() const { return m_testButton; }
-    // The record button as the test is: "Stop recording" while it runs.
+    // The record button as the test is: "Stop recording" while it runs; "Stopping ..." (and
+    // disabled) from the stop until the test has ended.
     void showRunning(bool running);
+    void showStopping();
 
     // The load the person chose, each phase `phaseSeconds` long: nullopt for none, and for one
     // that cannot run here, which *problem then says.
@@ -79,6 +81,7 @@ private:
     QWidget* m_viewButtons;
     QLabel* m_result;
     QWidget* m_recordingButtons;
+    bool m_stopping = false; // the button waits for the test's end
 };
 
 } // namespace coresteer::ui

@@ -4,6 +4,10 @@
 
 #include "ui/live/bufferbloattest.h"
 
+#include <QStringList>
+
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -66,6 +70,8 @@ QString TestResult::card(const BufferbloatTest& test, const QString& probe,
     if (!sum)
         return {};
     QString text;
+    if (const auto load = throughput(*sum); !load.isEmpty())
+        text += QStringLiteral("<br>") + load;
     if (const auto* p = sum->probe(probe.toStdString()))
         for (const auto& [phase, pg] : p->byPhase) {
             text += tr("<br>%1: +%2 ms, grade %3")
@@ -117,10 +123,35 @@ QString TestResult::ofRecording(const live::Recording& recording) {
     const auto s = summarize(recording, &error);
     if (!s || !s->latency)
         return {};
+    const auto load = throughput(*s);
     return tr("<b>Bufferbloat grade %1</b>: %2 ms idle, %3 ms under load")
-        .arg(QString::fromStdString(s->latency->grade))
-        .arg(s->latency->idleMs, 0, 'f', 1)
-        .arg(s->latency->loadedMs, 0, 'f', 1);
+               .arg(QString::fromStdString(s->latency->grade))
+               .arg(s->latency->idleMs, 0, 'f', 1)
+               .arg(s->latency->loadedMs, 0, 'f', 1) +
+           (load.isEmpty() ? QString() : QStringLiteral("<br>") + load);
+}
+
+QString TestResult::throughput(const RecordingSummary& s) {
+    std::optional<double> down, up;
+    for (const auto& ph : s.phases) {
+        const bool downward = ph.name == "download" || ph.name == "both" || ph.name == "load";
+        const bool upward = ph.name == "upload" || ph.name == "both" || ph.name == "load";
+        if (downward && ph.downMean && *ph.downMean > 0)
+            down = std::max(down.value_or(0), *ph.downMean);
+        if (upward && ph.upMean && *ph.upMean > 0)
+            up = std::max(up.value_or(0), *ph.upMean);
+    }
+    if (!down && !up)
+        return {};
+    const bool model = s.probe(kDemoProbe) != nullptr;
+    QStringList each;
+    if (down)
+        each << tr("%1 Mb/s down").arg(*down / 1e6, 0, 'f', 0);
+    if (up)
+        each << tr("%1 Mb/s up").arg(*up / 1e6, 0, 'f', 0);
+    return tr("<b>Throughput under load: %1</b> (%2)")
+        .arg(each.join(QStringLiteral(", ")),
+             model ? tr("as the demo's model carries it") : tr("the load generator's"));
 }
 
 } // namespace coresteer::ui

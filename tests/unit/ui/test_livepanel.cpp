@@ -83,6 +83,7 @@ TEST(LivePanel, RecordsARouterWithHostileNames) {
     // The tree's counters stand still: ticks are recorded, with no rates between them.
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel->recordedTicks() >= 3; }, 20000));
     panel->testButton()->click(); // Stop
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !panel->testRunning(); }, 20000));
     const auto rec = panel->recording();
     ASSERT_TRUE(rec);
     std::string error;
@@ -482,7 +483,7 @@ TEST(LivePanel, RecordingRunsIperf3AfterTheBaselineAndKeepsItsThroughput) {
     panel->setLoadGenerator(spec);
     panel->startTest();
     QTest::qWait(5500); // 3 s baseline, then 2.5 s of iperf3
-    panel->stopTest();
+    ASSERT_TRUE(stopTestAndWait(*panel));
     const auto sum = loadedSummary(*panel);
     ASSERT_TRUE(sum);
     const auto rec = panel->recording();
@@ -505,7 +506,7 @@ TEST(LivePanel, RecordingRunsIperf3AfterTheBaselineAndKeepsItsThroughput) {
     panel->setLoadGenerator(spec);
     panel->startTest();
     QTest::qWait(3300);
-    panel->stopTest();
+    ASSERT_TRUE(stopTestAndWait(*panel));
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("cannot start with")))
         << panel->loadGeneratorProblem().toStdString();
 }
@@ -558,7 +559,7 @@ TEST(LivePanel, HttpLoadRunsInPhasesWithoutAnIperf3Server) {
     panel->setLoadGenerator(spec);
     panel->startTest();
     QTest::qWait(4000);
-    panel->stopTest();
+    ASSERT_TRUE(stopTestAndWait(*panel));
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("The HTTP load stopped: ")))
         << panel->loadGeneratorProblem().toStdString();
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QString::fromStdString(spec.urls[0])));
@@ -572,7 +573,7 @@ TEST(LivePanel, HttpLoadRunsInPhasesWithoutAnIperf3Server) {
     panel->startTest();
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("after the word POST")))
         << panel->loadGeneratorProblem().toStdString();
-    panel->stopTest();
+    ASSERT_TRUE(stopTestAndWait(*panel));
     settings::setLoadTargets({});
 }
 
@@ -598,7 +599,7 @@ TEST(LivePanel, AnIrttServerIsProbedEachWay) {
     panel->setLoadGenerator(std::nullopt);
     panel->startTest();
     QTest::qWait(4500);
-    panel->stopTest();
+    ASSERT_TRUE(stopTestAndWait(*panel));
     server.terminate();
     server.waitForFinished(5000);
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("irtt://-oops")))
@@ -702,7 +703,7 @@ TEST(LivePanel, ASequenceOfLoadPhasesIsGradedBeyondTheRouter) {
         << panel->loadGeneratorProblem().toStdString();
     EXPECT_TRUE(panel->loadGeneratorProblem().contains(QStringLiteral("a;reboot")));
     QTest::qWait(3500);
-    panel->stopTest();
+    ASSERT_TRUE(stopTestAndWait(*panel));
     std::string error;
     const auto again = summarize(*panel->recording(), &error);
     ASSERT_TRUE(again) << error;

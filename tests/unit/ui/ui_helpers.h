@@ -1,13 +1,15 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the UI tests share: board fixtures as snapshots, a model's cells, screenshots that must
-// not be blank, a free loopback port, and the log messages kept for the logging test.
+// not be blank, a free loopback port, the Live tab's test stopped and waited for, and the log
+// messages kept for the logging test.
 #pragma once
 
 #include "core/collect/collect_local.h"
 #include "tests/support/board_expect.h"
 #include "tests/support/loopback_port.h"
 #include "ui/connection.h"
+#include "ui/live/livepanel.h"
 
 #include <QAbstractItemModel>
 #include <QFileInfo>
@@ -15,6 +17,7 @@
 #include <QSet>
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -48,6 +51,13 @@ inline void expectNotBlank(const QImage& img, const QString& file) {
             colours.insert(img.pixel(x, y));
     EXPECT_GT(colours.size(), 30) << file.toStdString();
     EXPECT_GT(QFileInfo(file).size(), 20000) << file.toStdString();
+}
+
+// Stops the Live tab's test and waits for its end: the test runs on the connection's worker,
+// and its recording comes back queued.
+inline bool stopTestAndWait(ui::LivePanel& panel, int ms = 20000) {
+    panel.stopTest();
+    return QTest::qWaitFor([&] { return !panel.testRunning(); }, ms);
 }
 
 } // namespace coresteer::test
