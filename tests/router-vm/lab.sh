@@ -5,30 +5,47 @@
 # layout, for the layout tuner's proof. `router.sh start-lab` boots it with 2 vCPUs and one queue
 # pair on eth1 (LAN) and on eth2 (WAN); this script moves each NIC's tap into a network namespace
 # of its own (LAN 10.201.1.1/24, WAN 10.201.2.1/24, the guest .2 on each, each side routed through
-# the guest), so that traffic from LAN to WAN is forwarded by the guest; turns forwarding on and
-# puts cake on both egresses at a rate above what the router can forward, so that its CPU is the
-# limit; and slows vCPU0 like a LITTLE core: a CFS quota on QEMU's thread "CPU 0/TCG" alone
-# (cgroup v1 `cpu`, or v2 `cpu.max` in a threaded cgroup). Nothing in the guest says which core is
-# the slow one. Run it inside tests/router-vm/netns.sh, never in the host's namespace.
+# the guest; no TSO on the taps: MTU-sized frames, as from a wire), so that traffic from LAN to WAN
+# is forwarded by the guest; turns forwarding on and puts cake on both egresses at a rate above
+# what the router can forward, so that its CPU is the limit; and slows vCPU0 like a LITTLE core:
+# a CFS quota on QEMU's thread "CPU 0/TCG" alone (cgroup v1 `cpu`, or v2 `cpu.max` in a threaded
+# cgroup). Nothing in the guest says which core is the slow one. Run it inside
+# tests/router-vm/netns.sh, never in the host's namespace.
 #   tests/router-vm/lab.sh start VMDIR STATE [PORT]    boot the lab (SSH on 127.0.0.1:PORT)
-#   tests/router-vm/lab.sh load STATE [SECONDS]        iperf3 LAN -> WAN: Mbit/s received, and
-#                                                      each guest CPU's busy share meanwhile
+#   tests/router-vm/lab.sh load STATE [SECONDS] [up|down]  iperf3 LAN -> WAN (up, default) or
+#                                                      WAN -> LAN (down, iperf3 -R): Mbit/s
+#                                                      received, each guest CPU's busy share
 #   tests/router-vm/lab.sh layout STATE KEY=MASK...    IRQ affinity, RPS, XPS in the guest (hex):
 #       irq= every IRQ of eth1 and eth2, irq.eth1= irq.eth2= one NIC's, N= /proc/irq/N;
 #       rps= rps.eth1= rps.eth2= rps_cpus (0: off); xps= xps.eth1= xps.eth2= xps_cpus
 #   tests/router-vm/lab.sh show STATE                  the guest's layout and qdiscs
 #   tests/router-vm/lab.sh quota STATE PERCENT|off     vCPU0's share of one host core
 #   tests/router-vm/lab.sh ns STATE lan|wan COMMAND... a command in the LAN or WAN namespace
+#                                                      (and the lab's cgroup, as QEMU's peer)
+#   tests/router-vm/lab.sh serve STATE [PORT]          an iperf3 server in the WAN namespace
+#                                                      (10.201.2.1:PORT, default 5202) until stop
+#   tests/router-vm/lab.sh relay STATE [PORT]          in the LAN namespace, 127.0.0.1:PORT (2200)
+#                                                      to the router's SSH, but for handshakes
+#                                                      alone (see the command)
 #   tests/router-vm/lab.sh stop STATE                  power off; namespaces and cgroup go
+# From the LAN namespace the router answers SSH on 10.201.1.2:22, as a router does on its LAN;
+# STATE/known_hosts holds its key for that address too. So coresteer-cli can drive it with a
+# load through it, e.g. after `serve`:
+#   lab.sh ns STATE lan coresteer-cli tune ssh://root@10.201.1.2 --identity VMDIR/client_key \
+#       --known-hosts STATE/known_hosts --load iperf3://10.201.2.1:5202 --record FILE
 # Settings: CORESTEER_LAB_QUOTA (vCPU0's percent of a host core at start, default 35; off: none),
 # CORESTEER_LAB_WEIGHT (the CPU weight of QEMU and iperf3 on the host, in ordinary processes:
 # default 16, so that other work on the host moves the figures less; 0: no cgroup but vCPU0's),
-# CORESTEER_LAB_CAKE (cake's bandwidth, default 2gbit), CORESTEER_LAB_STREAMS (iperf3 -P, 4).
+# CORESTEER_LAB_CAKE (cake's bandwidth, default 2gbit), CORESTEER_LAB_STREAMS (iperf3 -P, 4),
+# CORESTEER_LAB_PERIOD_US (the period of vCPU0's quota, default 10000).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cmd=${1:-}
 state=${2:-}
-period=100000
+# vCPU0's quota is given in periods of CORESTEER_LAB_PERIOD_US (10 ms): the slow core then runs
+# a share of every few milliseconds, as a slower core would, instead of standing still for long
+# spells (see set_quota).
+period=${CORESTEER_LAB_PERIOD_US:-10000}
 
 die() {
     echo "lab.sh: $*" >&2
@@ -36,7 +53,7 @@ die() {
 }
 
 usage() {
-    sed -n '2,27p' "$0" >&2
+    sed -n '2,41p' "$0" >&2
     exit 2
 }
 
@@ -55,7 +72,8 @@ load_state() {
     . "$state/env"
     # shellcheck disable=SC1091
     . "$state/lab.env"
-    kill -0 "$CS_VM_PID" 2>/dev/null || die "the lab's QEMU ($CS_VM_PID) is gone: see $state/console.log"
+    kill -0 "$CS_VM_PID" 2>/dev/null ||
+        die "the lab's QEMU ($CS_VM_PID) is gone: see $state/console.log"
 }
 
 # A process that holds a network namespace of its own (with its loopback up); prints its pid.
@@ -74,7 +92,7 @@ hold_netns() {
 
 # Whether pid $1 is one of our holders (a pid may have been taken again since).
 is_holder() {
-    [ -n "$1" ] && tr '\0' ' ' < "/proc/$1/cmdline" 2>/dev/null | grep -q '^sleep 2147483647'
+    [ -n "$1" ] && { tr '\0' ' ' < "/proc/$1/cmdline"; } 2>/dev/null | grep -q '^sleep 2147483647'
 }
 
 in_ns() {
@@ -91,7 +109,8 @@ in_ns() {
 
 # The cgroup hierarchy that has the cpu controller: "v1 MOUNTPOINT" or "v2 MOUNTPOINT".
 cpu_hierarchy() {
-    awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print "v1", $2; exit }' /proc/mounts | grep . && return 0
+    awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print "v1", $2; exit }' /proc/mounts |
+        grep . && return 0
     awk '$3 == "cgroup2" { print $2 }' /proc/mounts | while read -r m; do
         if grep -qw cpu "$m/cgroup.controllers" 2>/dev/null; then
             echo "v2 $m"
@@ -115,7 +134,8 @@ make_cgroup() {
     mnt=${h#* }
     if [ "$mode" = v1 ]; then
         cur=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3; exit }' "/proc/$pid/cgroup")
-        top=$(mktemp -d "$mnt${cur%/}/coresteer-lab.XXXXXX") || die "cannot make a cgroup under $mnt$cur"
+        top=$(mktemp -d "$mnt${cur%/}/coresteer-lab.XXXXXX") ||
+            die "cannot make a cgroup under $mnt$cur"
         remember CS_LAB_CGROUP_MODE v1
         remember CS_LAB_CGROUP_TOP "$top"
         remember CS_LAB_CGROUP_HOME "$mnt${cur%/}"
@@ -128,7 +148,6 @@ make_cgroup() {
             mkdir "$cg"
         fi
         remember CS_LAB_CGROUP "$cg"
-        echo "$period" > "$cg/cpu.cfs_period_us"
         echo "$tid" > "$cg/tasks"
     else
         # cgroup v2 moves whole processes, and threads only within a threaded subtree: QEMU goes
@@ -139,7 +158,8 @@ make_cgroup() {
         cur=$(awk -F: '$1 == "0" { print $3; exit }' "/proc/$pid/cgroup")
         parent=$(dirname "$mnt$cur")
         grep -qw cpu "$parent/cgroup.subtree_control" 2>/dev/null || parent=$mnt
-        grep -qw cpu "$parent/cgroup.subtree_control" || echo +cpu > "$parent/cgroup.subtree_control"
+        grep -qw cpu "$parent/cgroup.subtree_control" ||
+            echo +cpu > "$parent/cgroup.subtree_control"
         top=$(mktemp -d "$parent/coresteer-lab.XXXXXX") || die "cannot make a cgroup under $parent"
         remember CS_LAB_CGROUP_MODE v2
         remember CS_LAB_CGROUP_TOP "$top"
@@ -159,20 +179,31 @@ make_cgroup() {
     fi
 }
 
-# Sets vCPU0's quota: a percent of one host core, or "off".
+# Sets vCPU0's quota: a percent of one host core, or "off". With a period of 100 ms, 35 % stood
+# vCPU0 still for 65 ms at a time: at 150 Mbit/s more frames than its NIC's ring holds (256)
+# arrive in 65 ms, so each spell dropped frames and the figures swung with how TCP met the
+# spells. The kernel takes a quota of 1 ms at least: a share too small for the period gets a
+# 100 ms one.
 set_quota() {
+    p=$period
     case $1 in
     off | none | max | 0) q= ;;
     *[!0-9]*) die "quota: a percent of a core (1 to 100) or off, not '$1'" ;;
     *)
         [ "$1" -le 100 ] || die "quota: at most 100 % of a core"
-        q=$(($1 * period / 100))
+        q=$(($1 * p / 100))
+        if [ "$q" -lt 1000 ]; then
+            p=100000
+            q=$(($1 * p / 100))
+        fi
         ;;
     esac
     if [ "$CS_LAB_CGROUP_MODE" = v1 ]; then
+        echo -1 > "$CS_LAB_CGROUP/cpu.cfs_quota_us"
+        echo "$p" > "$CS_LAB_CGROUP/cpu.cfs_period_us"
         echo "${q:--1}" > "$CS_LAB_CGROUP/cpu.cfs_quota_us"
     else
-        echo "${q:-max} $period" > "$CS_LAB_CGROUP/cpu.max"
+        echo "${q:-max} $p" > "$CS_LAB_CGROUP/cpu.max"
     fi
 }
 
@@ -201,16 +232,9 @@ remove_cgroup() {
     done
 }
 
-# Runs a command in the lab's cgroup (when it has one) and namespace $1.
+# Runs a command in the lab's cgroup (when it has one) and namespace $1: `ns`.
 in_lab() {
-    side=$1
-    shift
-    if [ -n "${CS_LAB_SHIELD:-}" ]; then
-        sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' in_lab "$CS_LAB_SHIELD" \
-            "$0" ns "$state" "$side" "$@"
-    else
-        in_ns "$side" "$@"
-    fi
+    "$0" ns "$state" "$@"
 }
 
 # Guest CPU lines of /proc/stat, one "cpuN user nice system idle iowait irq softirq ..." each.
@@ -221,7 +245,8 @@ guest_stat() {
 # The host's side: "host BUSY TOTAL" (all its CPUs, in ticks), then "thread TICKS NAME" for each
 # of QEMU's threads (utime + stime).
 host_sample() {
-    awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print "host", t - $5 - $6, t; exit }' /proc/stat
+    awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print "host", t - $5 - $6, t; exit }' \
+        /proc/stat
     for t in "/proc/$CS_VM_PID/task/"*; do
         awk -v n="$(cat "$t/comm" 2>/dev/null)" '{ sub(/^.*\) /, ""); print "thread", $12 + $13, n }' \
             "$t/stat" 2>/dev/null || true
@@ -287,9 +312,13 @@ start)
             grep -q \"^\${m%.ko} \" /proc/modules || insmod /lib/modules/\$m
         done
         echo 1 > /proc/sys/net/ipv4/ip_forward
-        for d in eth1 eth2; do /usr/libexec/lab/tc qdisc replace dev \$d root cake bandwidth ${CORESTEER_LAB_CAKE:-2gbit}; done" ||
+        for d in eth1 eth2; do
+            /usr/libexec/lab/tc qdisc replace dev \$d root cake bandwidth ${CORESTEER_LAB_CAKE:-2gbit}
+        done" ||
         die "the guest's forwarding and cake could not be set up"
     in_ns lan ping -c 1 -W 5 10.201.2.1 > /dev/null || die "no path from LAN to WAN through the guest"
+    # The router's key for its LAN address, where the LAN namespace reaches its SSH.
+    echo "10.201.1.2 $(cat "$2/host_key.pub")" >> "$state/known_hosts"
     trap - EXIT
     awk -v t0="$t0" -v t1="$(date +%s.%N)" -v q="${CORESTEER_LAB_QUOTA:-35}" 'BEGIN {
         printf "lab.sh: up after %.1f s; vCPU0 (thread %s) quota %s%s\n", t1 - t0, "'"$tid"'", q,
@@ -299,6 +328,11 @@ load)
     [ $# -ge 2 ] || usage
     load_state
     secs=${3:-6}
+    case ${4:-up} in
+    up) reverse= ;;
+    down) reverse=-R ;;
+    *) die "load: up or down, not '$4'" ;;
+    esac
     streams=${CORESTEER_LAB_STREAMS:-4}
     is_holder "$CS_LAB_WAN_PID" || die "the wan namespace is gone"
     in_lab wan iperf3 -s -1 -B 10.201.2.1 -p 5201 > "$state/iperf3-server.log" 2>&1 &
@@ -312,7 +346,8 @@ load)
     before=$(guest_stat)
     h0=$(host_sample)
     t0=$(date +%s.%N)
-    if ! in_lab lan iperf3 -c 10.201.2.1 -p 5201 -P "$streams" -t "$secs" -C cubic -J \
+    # shellcheck disable=SC2086 # $reverse: no word, or -R
+    if ! in_lab lan iperf3 -c 10.201.2.1 -p 5201 -P "$streams" -t "$secs" -C cubic -J $reverse \
         > "$state/load.json"; then
         kill "$srv" 2>/dev/null || true
         die "iperf3 failed: $(head -c 400 "$state/load.json")"
@@ -375,9 +410,11 @@ layout)
     done
     guest sh -s -- "$@" <<'GUEST'
 set -e
-irqs() {
+# The smp_affinity files of a NIC's IRQs: those whose action starts with its device's name.
+irq_files() {
     d=$(basename "$(readlink "/sys/class/net/$1/device")")
-    awk -v d="$d-" 'index($NF, d) == 1 { sub(":", "", $1); print $1 }' /proc/interrupts
+    awk -v d="$d-" 'index($NF, d) == 1 { sub(":", "", $1); print "/proc/irq/" $1 "/smp_affinity" }' \
+        /proc/interrupts
 }
 for a in "$@"; do
     key=${a%%=*}
@@ -387,11 +424,12 @@ for a in "$@"; do
     *) nics="eth1 eth2" ;;
     esac
     case $key in
-    irq*) for n in $nics; do for i in $(irqs "$n"); do echo "$mask" > "/proc/irq/$i/smp_affinity"; done; done ;;
-    rps*) for n in $nics; do for q in /sys/class/net/"$n"/queues/rx-*/rps_cpus; do echo "$mask" > "$q"; done; done ;;
-    xps*) for n in $nics; do for q in /sys/class/net/"$n"/queues/tx-*/xps_cpus; do echo "$mask" > "$q"; done; done ;;
-    *) echo "$mask" > "/proc/irq/$key/smp_affinity" ;;
+    irq*) files=$(for n in $nics; do irq_files "$n"; done) ;;
+    rps*) files=$(for n in $nics; do ls /sys/class/net/"$n"/queues/rx-*/rps_cpus; done) ;;
+    xps*) files=$(for n in $nics; do ls /sys/class/net/"$n"/queues/tx-*/xps_cpus; done) ;;
+    *) files=/proc/irq/$key/smp_affinity ;;
     esac
+    for f in $files; do echo "$mask" > "$f"; done
 done
 GUEST
     ;;
@@ -432,7 +470,90 @@ ns)
     esac
     is_holder "$p" || die "the $3 namespace is gone"
     shift 3
+    # Into the lab's cgroup first (this shell's pid is the command's after the execs), so that
+    # the command weighs on the host as much as QEMU does, whatever else runs there.
+    if [ -n "${CS_LAB_SHIELD:-}" ]; then
+        echo $$ > "$CS_LAB_SHIELD/cgroup.procs" || die "cannot join the cgroup $CS_LAB_SHIELD"
+    fi
     exec nsenter -t "$p" -n "$@"
+    ;;
+serve)
+    [ $# -ge 2 ] || usage
+    load_state
+    port=${3:-5202}
+    [ -z "${CS_LAB_SERVER_PID:-}" ] || ! kill -0 "$CS_LAB_SERVER_PID" 2>/dev/null ||
+        die "an iperf3 server of the lab runs already (pid $CS_LAB_SERVER_PID)"
+    rm -f "$state/iperf3-serve.pid"
+    in_lab wan iperf3 -s -D -B 10.201.2.1 -p "$port" -I "$state/iperf3-serve.pid" \
+        --logfile "$state/iperf3-serve.log" || die "iperf3's server did not start"
+    i=0
+    until [ -s "$state/iperf3-serve.pid" ] && in_ns wan ss -Hltn "sport = :$port" | grep -q .; do
+        i=$((i + 1))
+        [ "$i" -lt 100 ] || die "iperf3's server did not start: $(cat "$state/iperf3-serve.log")"
+        sleep 0.05
+    done
+    sed -i '/^CS_LAB_SERVER_PID=/d' "$state/lab.env"
+    remember CS_LAB_SERVER_PID "$(tr -dc 0-9 < "$state/iperf3-serve.pid")"
+    ;;
+relay)
+    # The tuner's load test probes the LAN side with a TCP handshake with the router's SSH port,
+    # ten a second, and dropbear forks and executes itself for every connection: under emulation
+    # that took 60 to 85 % of a guest core (on a real router, a few percent), enough to hide
+    # what the layout does. This relay answers such a handshake itself: it connects to the
+    # router only for a connection that sends something or stays open 0.2 s, as an SSH client
+    # does, and then passes the bytes both ways.
+    [ $# -ge 2 ] || usage
+    load_state
+    port=${3:-2200}
+    [ -z "${CS_LAB_RELAY_PID:-}" ] || ! kill -0 "$CS_LAB_RELAY_PID" 2>/dev/null ||
+        die "a relay of the lab runs already (pid $CS_LAB_RELAY_PID)"
+    in_lab lan python3 - "$port" > "$state/relay.log" 2>&1 <<'PY' &
+import asyncio, sys
+
+async def pipe(src, dst):
+    try:
+        while data := await src.read(65536):
+            dst.write(data)
+            await dst.drain()
+    except OSError:
+        pass
+    finally:
+        dst.close()
+
+async def client(reader, writer):
+    try:
+        first = await asyncio.wait_for(reader.read(65536), 0.2)
+        if not first:  # a handshake and nothing else: the router never sees it
+            writer.close()
+            return
+    except asyncio.TimeoutError:
+        first = b""
+    try:
+        up_reader, up_writer = await asyncio.open_connection("10.201.1.2", 22)
+    except OSError:
+        writer.close()
+        return
+    up_writer.write(first)
+    await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+async def main():
+    server = await asyncio.start_server(client, "127.0.0.1", int(sys.argv[1]))
+    async with server:
+        await server.serve_forever()
+
+asyncio.run(main())
+PY
+    relay=$!
+    i=0
+    until in_ns lan ss -Hltn "sport = :$port" | grep -q .; do
+        i=$((i + 1))
+        [ "$i" -lt 100 ] || die "the relay did not start: $(cat "$state/relay.log")"
+        sleep 0.05
+    done
+    sed -i '/^CS_LAB_RELAY_PID=/d' "$state/lab.env"
+    remember CS_LAB_RELAY_PID "$relay"
+    grep -q "^\[127.0.0.1\]:$port " "$state/known_hosts" ||
+        echo "[127.0.0.1]:$port $(cut -d' ' -f2- "$state/known_hosts" | head -n 1)" >> "$state/known_hosts"
     ;;
 stop)
     [ $# -ge 2 ] || usage
@@ -442,6 +563,15 @@ stop)
         . "$state/lab.env"
     fi
     "$here/router.sh" stop "$state"
+    # The server of `serve`, if it is still the iperf3 it was.
+    if [ -n "${CS_LAB_SERVER_PID:-}" ] &&
+        { tr '\0' ' ' < "/proc/$CS_LAB_SERVER_PID/cmdline"; } 2>/dev/null | grep -q '^iperf3 -s'; then
+        kill "$CS_LAB_SERVER_PID" 2>/dev/null || true
+    fi
+    if [ -n "${CS_LAB_RELAY_PID:-}" ] &&
+        { tr '\0' ' ' < "/proc/$CS_LAB_RELAY_PID/cmdline"; } 2>/dev/null | grep -q '^python3 - '; then
+        kill "$CS_LAB_RELAY_PID" 2>/dev/null || true
+    fi
     for p in ${CS_LAB_LAN_PID:-} ${CS_LAB_WAN_PID:-}; do
         if is_holder "$p"; then kill "$p" 2>/dev/null || true; fi
     done
