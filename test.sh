@@ -139,7 +139,7 @@ if [ -x build/dev/tests/bench/bench_live_ui ]; then
 fi
 tests/bench/persist_hotplug.sh build/dev 21 || bench_failed persist_hotplug.sh
 tests/bench/ssh_snapshot.sh build/dev 11 || bench_failed ssh_snapshot.sh
-tests/bench/sampler_cost.sh build/dev || bench_failed sampler_cost.sh
+tests/bench/sampler_cost.sh build/dev --turns 9 || bench_failed sampler_cost.sh
 
 printf '\n=== done (at %d s)\n' "$SECONDS"
 stage_times

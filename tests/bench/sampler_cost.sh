@@ -18,11 +18,11 @@
 # Each workload runs in turns with its own htop session: one second the workload runs and htop
 # is stopped (SIGSTOP on the server), the next second htop runs and the workload is stopped
 # (SIGSTOP on its client; the client skips the ticks it missed, so nothing comes in a burst),
-# 15 turns each, 15 s of steady state for each side. On a virtual machine the host's other load
+# 15 turns each (--turns N), 15 s of steady state for each side. On a virtual machine the host's other load
 # shows up as CPU time of whichever process runs, and it comes and goes over tens of seconds
 # (seen here: a `cat` floor from 0.2% to 2.5% of a core, a sampler from 0.56% to 2.4%, between
 # windows a minute apart). Adjacent seconds see the same host, so each turn gives a ratio of its
-# own, and the median of the 15 is the figure the target is checked against; nothing runs beside
+# own, and the median of the turns is the figure the target is checked against; nothing runs beside
 # anything else, so neither pays for the other's cache misses.
 # With --candidates it also measures the other way for BusyBox awk: every file by its lines and
 # only the changed lines sent (fewer bytes, more work per line), which the sampler does not use;
@@ -37,16 +37,20 @@
 # rating each tick) must not slow the server by sharing its core. The ticks of the rows other
 # than the monitor come from one process that sleeps between them (a shell loop would fork a
 # `sleep` per tick on the client's CPU, which here made the server's figures lower).
-#   tests/bench/sampler_cost.sh [BUILD_DIR] [--candidates] [--rounds N]
+#   tests/bench/sampler_cost.sh [BUILD_DIR] [--candidates] [--rounds N] [--turns N]
 set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/../.."
-build=build/dev candidates='' rounds=1
+build=build/dev candidates='' rounds=1 steady=15
 while [ $# -gt 0 ]; do
     case $1 in
     --candidates) candidates=1 ;;
     --rounds)
         rounds=${2:-}
+        shift
+        ;;
+    --turns)
+        steady=${2:-}
         shift
         ;;
     -h | --help)
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 case $rounds in '' | *[!0-9]* | 0) echo "--rounds takes a count" >&2; exit 2 ;; esac
+case $steady in '' | *[!0-9]* | 0) echo "--turns takes a count" >&2; exit 2 ;; esac
 [ -x "$build/app/coresteer-cli" ] || { echo "sampler_cost.sh: no $build/app/coresteer-cli: build first" >&2; exit 2; }
 dir=$PWD/$build/bench-sampler
 cli=$PWD/$build/app/coresteer-cli
@@ -113,7 +118,7 @@ if [ "$(nproc)" -ge 2 ]; then
     # This script too: it reads /proc every second while a session runs.
     taskset -p -c 1 $$ >/dev/null
 fi
-steady=15 settle=0.3
+settle=0.3
 
 # A process and all its descendants, as a list of PIDs.
 tree_pids() {
