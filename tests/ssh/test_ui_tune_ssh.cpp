@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Layout > Find the best layout against a real sshd and a real dropbear: the tuner runs on the
 // connection's worker over its SSH session, every trial applies its candidate with the
-// router's revert armed and reverts it, while iperf3 loads a server on 127.0.0.1; Cancel and
-// the end of the run both leave the router on its baseline.
+// router's revert armed and reverts it, while iperf3 loads a server on 127.0.0.1; the end of
+// the run leaves the router on its baseline.
 #include "tests/ssh/ui_ssh_fixture.h"
 #include "tests/support/loopback_port.h"
 #include "ui/dialogs/tunedialog.h"
@@ -65,8 +65,7 @@ int rowOf(const QTreeWidget* list, int column, const QString& text) {
 
 // The grid's pending edits (the planner's layout) against the baseline, download in 2 s
 // phases, six blocks asked for within 24 s: the run ends by its budget, each trial measured
-// iperf3's throughput, and the files under the root hold the masks they held before. Then a
-// second run, cancelled while the candidate is in force, puts the baseline back at once.
+// iperf3's throughput, and the files under the root hold the masks they held before.
 TEST_P(UiSsh, TunesOverTheSessionUnderAnIperf3LoadAndEndsOnTheBaseline) {
     Iperf3Server iperf3(m_tmp);
     ASSERT_GT(iperf3.port, 0) << "no iperf3 server";
@@ -118,21 +117,4 @@ TEST_P(UiSsh, TunesOverTheSessionUnderAnIperf3LoadAndEndsOnTheBaseline) {
     auto* apply = m_window.openApplyDialog();
     ASSERT_TRUE(apply);
     apply->close();
-    d->close();
-    QTest::qWait(50);
-
-    // Cancel while the candidate is in force: the baseline is back at once.
-    d = m_window.openTuneDialog();
-    ASSERT_TRUE(d);
-    setUp(*d, 2, 600);
-    ASSERT_TRUE(d->start());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return steering(m_root) != before; }, 30000))
-        << d->progressText().toStdString();
-    d->cancelButton()->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return d->stage() == TuneDialog::Stage::Done; }, 30000));
-    ASSERT_TRUE(d->result());
-    EXPECT_EQ(d->result()->stop, measure::TuneResult::Stop::Cancelled);
-    EXPECT_TRUE(d->result()->baselineRestored);
-    EXPECT_EQ(steering(m_root), before);
-    EXPECT_FALSE(fs::exists(m_root / "tmp/coresteer/pending"));
 }
