@@ -256,6 +256,14 @@ host_sample() {
 case $cmd in
 start)
     [ $# -ge 3 ] || usage
+    # Only inside a network namespace of the tests' own (netns.sh: a loopback and nothing
+    # else): the lab's addresses and taps must never meet the host's network.
+    for i in $(ip -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+        case $i in
+        lo | cs-tap*) ;;
+        *) die "start: run inside tests/router-vm/netns.sh (this namespace has $i)" ;;
+        esac
+    done
     mkdir -p "$3"
     state=$(cd "$3" && pwd)
     t0=$(date +%s.%N)
