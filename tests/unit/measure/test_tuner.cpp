@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -335,4 +337,17 @@ TEST(TuneJson, TextFromAHostileDocumentIsPrintableOrRefused) {
     ASSERT_TRUE(t) << error;
     EXPECT_EQ(t->find('\x1b'), std::string::npos);
     EXPECT_EQ(t->find('\x07'), std::string::npos);
+    // A name from a shared preset file: a line break, U+2028, shell and a great length stay on
+    // the candidate's one row, without the separator, and cut short.
+    nlohmann::json named = nlohmann::json::parse(R"({"schema": "coresteer.tune/1",
+        "candidates": [{"name": "a\nFAKE ROW\u2028$(reboot)'\"", "source": "file"}]})");
+    named["candidates"].push_back({{"name", std::string(10000, 'x')}, {"source", "file"}});
+    const auto n = tuneText(named, &error);
+    ASSERT_TRUE(n) << error;
+    EXPECT_EQ(n->find("\nFAKE ROW"), std::string::npos) << *n;
+    EXPECT_EQ(n->find("\xe2\x80\xa8"), std::string::npos) << *n;
+    EXPECT_EQ(n->find(std::string(200, 'x')), std::string::npos);
+    std::istringstream lines(*n);
+    for (std::string line; std::getline(lines, line);)
+        EXPECT_LT(line.size(), 400u) << line.substr(0, 80);
 }
