@@ -10,12 +10,85 @@
 #include "core/base/text.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <random>
 #include <vector>
 
 namespace coresteer::ssh {
+
+namespace {
+
+// What startCommand() could not do: the kind of failure and its detail.
+struct StartFailure {
+    ErrorKind kind = ErrorKind::None;
+    std::string detail;
+};
+
+// Opens a session channel and runs `command` on it. A server may close a channel it has just
+// confirmed before any command runs on it: dropbear 2022.83 now and then sends EOF and close
+// right after the confirmation when another channel's command ends at that moment (seen when
+// a sampler's channel closes as the next command's opens). Nothing ran on such a channel, so
+// it is opened again, up to three times. The exec request is awaited without blocking, so that
+// such a close ends the wait at once rather than at libssh's timeout.
+ChannelPtr startCommand(ssh_session s, const std::string& command, const std::atomic<bool>& stop,
+                        int timeoutMs, const std::function<void()>& waitSocket,
+                        StartFailure* failure) {
+    // A channel the server closed, with its EOF, on a session that is still up.
+    auto closedByServer = [&](ssh_channel ch) {
+        return ssh_is_connected(s) && ssh_channel_is_eof(ch) && ssh_channel_is_closed(ch);
+    };
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+        ChannelPtr ch(ssh_channel_new(s));
+        if (!ch) {
+            *failure = {ErrorKind::Disconnected, ssh_get_error(s)};
+            return nullptr;
+        }
+        if (ssh_channel_open_session(ch.get()) != SSH_OK) {
+            if (closedByServer(ch.get())) {
+                log::debug(log::ssh, "the server closed a new channel at once (attempt ", attempt,
+                           "): opening another");
+                continue;
+            }
+            *failure = {ErrorKind::Disconnected, ssh_get_error(s)};
+            return nullptr;
+        }
+        const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+        ssh_set_blocking(s, 0);
+        int rc;
+        while ((rc = ssh_channel_request_exec(ch.get(), command.c_str())) == SSH_AGAIN &&
+               !ssh_channel_is_closed(ch.get()) && ssh_is_connected(s) && !stop &&
+               Clock::now() < deadline)
+            waitSocket();
+        ssh_set_blocking(s, 1);
+        if (rc == SSH_OK)
+            return ch;
+        if (stop) {
+            *failure = {ErrorKind::Stopped, {}};
+            return nullptr;
+        }
+        if (closedByServer(ch.get())) {
+            log::debug(log::ssh, "the server closed a new channel before its command ran (attempt ",
+                       attempt, "): opening another");
+            continue;
+        }
+        if (rc == SSH_AGAIN && ssh_is_connected(s)) {
+            *failure = {ErrorKind::Timeout, "the server did not answer the request to run a "
+                                            "command within " +
+                                                std::to_string(timeoutMs) + " ms"};
+            return nullptr;
+        }
+        *failure = {ErrorKind::Disconnected, ssh_get_error(s)};
+        return nullptr;
+    }
+    *failure = {ErrorKind::Disconnected,
+                "the server closed three new channels in a row before a command ran"};
+    return nullptr;
+}
+
+} // namespace
 
 struct Stream::Impl {
     ChannelPtr channel;
@@ -104,11 +177,12 @@ std::unique_ptr<Stream> Session::openStream(const std::string& command) {
         fail(ErrorKind::Disconnected, "not connected");
         return nullptr;
     }
-    ssh_session s = m_impl->s();
-    ChannelPtr ch(ssh_channel_new(s));
-    if (!ch || ssh_channel_open_session(ch.get()) != SSH_OK ||
-        ssh_channel_request_exec(ch.get(), command.c_str()) != SSH_OK) {
-        fail(ErrorKind::Disconnected, ssh_get_error(s));
+    StartFailure why;
+    ChannelPtr ch = startCommand(
+        m_impl->s(), command, m_stop, m_target.connectTimeoutMs, [this] { m_impl->waitSocket(); },
+        &why);
+    if (!ch) {
+        fail(why.kind, why.detail);
         return nullptr;
     }
     auto impl = std::make_unique<Stream::Impl>();
@@ -123,10 +197,11 @@ std::optional<int> Session::execute(const std::string& command, std::string_view
         return std::nullopt;
     }
     ssh_session s = m_impl->s();
-    ChannelPtr ch(ssh_channel_new(s));
-    if (!ch || ssh_channel_open_session(ch.get()) != SSH_OK ||
-        ssh_channel_request_exec(ch.get(), command.c_str()) != SSH_OK) {
-        fail(ErrorKind::Disconnected, ssh_get_error(s));
+    StartFailure why;
+    ChannelPtr ch = startCommand(
+        s, command, m_stop, m_target.connectTimeoutMs, [this] { m_impl->waitSocket(); }, &why);
+    if (!ch) {
+        fail(why.kind, why.detail);
         return std::nullopt;
     }
     std::size_t sent = 0;

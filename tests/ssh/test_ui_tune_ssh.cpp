@@ -117,4 +117,23 @@ TEST_P(UiSsh, TunesOverTheSessionUnderAnIperf3LoadAndEndsOnTheBaseline) {
     auto* apply = m_window.openApplyDialog();
     ASSERT_TRUE(apply);
     apply->close();
+    d->close();
+    QTest::qWait(50);
+
+    // At once a second run on the same connection, cancelled while its candidate is in force:
+    // the baseline is back at once.
+    d = m_window.openTuneDialog();
+    ASSERT_TRUE(d);
+    setUp(*d, 2, 600);
+    ASSERT_TRUE(d->start());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return steering(m_root) != before; }, 30000))
+        << d->progressText().toStdString() << " | " << d->verdictText().toStdString() << " | "
+        << (d->result() ? d->result()->stopText : std::string("no result"));
+    d->cancelButton()->click();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return d->stage() == TuneDialog::Stage::Done; }, 30000));
+    ASSERT_TRUE(d->result());
+    EXPECT_EQ(d->result()->stop, measure::TuneResult::Stop::Cancelled) << d->result()->stopText;
+    EXPECT_TRUE(d->result()->baselineRestored);
+    EXPECT_EQ(steering(m_root), before);
+    EXPECT_FALSE(fs::exists(m_root / "tmp/coresteer/pending"));
 }
