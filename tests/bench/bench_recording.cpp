@@ -344,8 +344,9 @@ int main(int argc, char** argv) {
                 "anywhere at most 50 ms, at most 2 ms a tick played):\n",
                 kHourTicks, kCores, kRows, kHotIrqs, kWarmPerTick, kWarmIrqs);
     if (!h.rec) {
-        std::printf("the recording does not read: %s  [FAIL]\n", h.error.c_str());
-        return 0;
+        std::printf("the recording does not read: %s  [%s]\n", h.error.c_str(),
+                    bench::verdict(false));
+        return bench::exitStatus();
     }
     std::printf("file %.1f MB, read and checked in %.2f s; in memory %.1f MB with %zu "
                 "checkpoints\n",
@@ -357,14 +358,14 @@ int main(int argc, char** argv) {
                     bench::seconds(*r) * 1e3, worst, static_cast<long long>(r->iterations),
                     bench::verdict(worst <= 50));
     } else {
-        std::printf("seek: not measured  [FAIL]\n");
+        std::printf("seek: not measured  [%s]\n", bench::verdict(false));
     }
     if (const auto* r = reporter.median("BM_HourPlayTick"); r && !r->error_occurred) {
         const double ms = bench::seconds(*r) * 1e3;
         std::printf("play: %.3f ms a tick (%.0f IRQ rates each)  [<= 2 ms: %s]\n", ms,
                     bench::counter(*r, "irq_rates"), bench::verdict(ms <= 2));
     } else {
-        std::printf("play: not measured  [FAIL]\n");
+        std::printf("play: not measured  [%s]\n", bench::verdict(false));
     }
-    return 0;
+    return bench::exitStatus();
 }

@@ -310,17 +310,17 @@ int main(int argc, char** argv) {
         if (const auto t = ms(name))
             std::printf("%s: %.1f ms  [<= 300 ms: %s]\n", name, *t, bench::verdict(*t <= 300));
         else
-            std::printf("%s: not run or failed  [FAIL]\n", name);
+            std::printf("%s: not run or failed  [%s]\n", name, bench::verdict(false));
     }
     const auto small = ms("BM_BytesToModel/10000/4"), large = ms("BM_BytesToModel/80000/4");
     if (small && large)
         std::printf("growth 10000 -> 80000 rows: %.1f ms -> %.1f ms, %.2f x  [<= 10 x: %s]\n",
                     *small, *large, *large / *small, bench::verdict(*large / *small <= 10));
     else
-        std::printf("growth 10000 -> 80000 rows: not measured  [FAIL]\n");
+        std::printf("growth 10000 -> 80000 rows: not measured  [%s]\n", bench::verdict(false));
     for (const char* name :
          {"BM_ModelToText/80000/4", "BM_ModelToJson/80000/4", "BM_PlanAndResolve/80000/4"})
         if (const auto t = ms(name))
             std::printf("%s: %.1f ms (no target)\n", name, *t);
-    return 0;
+    return bench::exitStatus();
 }

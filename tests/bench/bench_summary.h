@@ -61,8 +61,21 @@ inline double seconds(const benchmark::BenchmarkReporter::Run& r) {
     return r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit);
 }
 
+// How many targets this run missed: each FAIL that verdict() printed. A benchmark's main
+// returns exitStatus(), so that test.sh counts a missed target as a failure.
+inline int& missedTargets() {
+    static int n = 0;
+    return n;
+}
+
 inline const char* verdict(bool pass) {
+    if (!pass)
+        ++missedTargets();
     return pass ? "PASS" : "FAIL";
+}
+
+inline int exitStatus() {
+    return missedTargets() == 0 ? 0 : 1;
 }
 
 // Runs the benchmarks the command line selects (after those registered before), printing
