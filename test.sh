@@ -2,10 +2,8 @@
 # SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds coresteer and runs every test, each once, in the build that proves most with it:
-#   1. the dev build (gcc, -Werror), the product as it ships, and its tests: the lab first, alone
-#      on a quiet machine, then the others (the GUI's, offscreen, against sshd and dropbear,
-#      under Xvfb, the emulated router's and the package's) while the asan build compiles beside
-#      them at the lowest CPU priority,
+#   1. the dev build (gcc, -Werror), the product as it ships, and its tests: the GUI's (offscreen,
+#      against sshd and dropbear, under Xvfb), the emulated router's and the package's,
 #   2. the asan build (clang, ASan + UBSan) of core/ and cli/, and their tests under the
 #      sanitizers: unit, SSH against sshd and dropbear, network namespaces, the checks of the tree,
 #   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 20) under ASan + UBSan,
@@ -98,62 +96,28 @@ run_ctest() {
 }
 rm -f build/dev/all-tests.log build/asan/all-tests.log
 
-stage "build: dev"
-dev_built=
-if cmake --preset dev >/dev/null && cmake --build --preset dev -j "$jobs"; then
-    dev_built=1
-else
-    echo "build dev FAILED"
-    failed=$((failed + 1))
-    failures+=("build dev")
-fi
-
-if [ -n "$dev_built" ]; then
-    # The lab measures forwarding on the emulated router's slow core: it runs first, alone on a
-    # quiet machine (beside other work, all-on-CPU0 forwarded nearly twice as much and (a)
-    # failed).
-    stage "tests: dev, the lab alone"
-    run_ctest dev build/dev/ctest-lab.log -R '^vm_lab$'
-fi
-
-# The asan build goes on beside the rest of the dev build's tests, at the lowest CPU priority
-# (SCHED_IDLE): those tests wait more than they compute (the emulated router's boots and revert
-# timers, the SSH servers), and they take a core back at once whenever they want one.
-idle=(nice -n 19)
-chrt -i 0 true 2>/dev/null && idle=(chrt -i 0)
-mkdir -p build
-{ cmake --preset asan >/dev/null && "${idle[@]}" cmake --build --preset asan -j "$jobs"; } \
-    > build/asan-build.log 2>&1 &
-asan_build_pid=$!
-asan_build_from=$SECONDS
-
-if [ -n "$dev_built" ]; then
-    stage "tests: dev, the rest (the asan build beside them)"
-    run_ctest dev build/dev/ctest.log -E '^vm_lab$'
-fi
-
-stage "build: asan, what is left of it"
-if wait "$asan_build_pid"; then
-    echo "build asan: done in $((SECONDS - asan_build_from)) s from its start"
-    asan_built=1
-else
-    tail -n 40 build/asan-build.log
-    echo "build asan FAILED (build/asan-build.log)"
-    failed=$((failed + 1))
-    failures+=("build asan")
-    asan_built=
-fi
-
-if [ -n "$asan_built" ]; then
-    stage "tests: asan"
+for preset in dev asan; do
+    stage "build: $preset"
+    if ! { cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" -j "$jobs"; }; then
+        echo "build $preset FAILED"
+        failed=$((failed + 1))
+        failures+=("build $preset")
+        continue
+    fi
+    stage "tests: $preset"
     # The fuzzers run beside the asan build's tests, one at a time: those tests mostly wait, and
     # the fuzzers then cost the run little more than the tests' own time.
-    scripts/fuzz.sh "$fuzz_seconds" 1 > build/asan/fuzz.log 2>&1 &
-    fuzz_pid=$!
-    run_ctest asan build/asan/ctest.log
-    stage "fuzzing: the rest of ${fuzz_seconds} s per target, one at a time"
-    wait "$fuzz_pid" || true
-fi
+    fuzz_pid=
+    if [ "$preset" = asan ]; then
+        scripts/fuzz.sh "$fuzz_seconds" 1 > build/asan/fuzz.log 2>&1 &
+        fuzz_pid=$!
+    fi
+    run_ctest "$preset" "build/$preset/ctest.log"
+    if [ -n "$fuzz_pid" ]; then
+        stage "fuzzing: the rest of ${fuzz_seconds} s per target, one at a time"
+        wait "$fuzz_pid" || true
+    fi
+done
 
 grep -E '^fuzz_' build/asan/fuzz.log || true
 passed=$((passed + $(grep -c '^fuzz_.*: ok' build/asan/fuzz.log || true)))
