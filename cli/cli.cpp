@@ -252,6 +252,11 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
             c->add_option("--phase-seconds", o.phaseSeconds, "each load phase (default 10)")
                 ->check(CLI::Range(1.0, 3600.0))
                 ->type_name("S");
+            c->add_option("--idle-seconds", o.idleSeconds,
+                          "each trial's idle spell after the candidate is applied: it settles, "
+                          "and the latency's baseline is measured (default 2)")
+                ->check(CLI::Range(1.0, 60.0))
+                ->type_name("S");
             c->add_option("--objective", o.objective,
                           "what wins: throughput (default; latency must not get worse) or "
                           "latency (throughput must not get worse)")

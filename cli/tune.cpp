@@ -89,6 +89,7 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
                 return usageError(err, "an HTTP(S) --load uploads only to a --post-url: "
                                        "without one, --phases download");
     spec.test.phaseSeconds = o.phaseSeconds;
+    spec.idleSeconds = o.idleSeconds;
     spec.blocks = o.blocks;
     spec.budgetSeconds = o.budget;
     spec.objective = o.objective == "latency" ? Objective::Latency : Objective::Throughput;

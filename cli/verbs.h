@@ -52,7 +52,7 @@ struct Options {
     std::vector<std::string> candidates;
     bool noPlan = false, keepWinner = false;
     int blocks = 6;
-    double budget = 900;
+    double budget = 900, idleSeconds = 2;
     std::string phases = "download,upload", objective = "throughput";
 };
 

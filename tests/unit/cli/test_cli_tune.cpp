@@ -49,6 +49,7 @@ TEST(CliTune, WhatItNeedsIsCheckedFirst) {
             "--phases names 'upload' twice");
     refused({"tune", "demo", "--record", file, "--objective", "speed"}, "--objective");
     refused({"tune", "demo", "--record", file, "--blocks", "1"}, "--blocks");
+    refused({"tune", "demo", "--record", file, "--idle-seconds", "0.5"}, "--idle-seconds");
     refused({"tune", "demo", "--record", file, "--load", "http://127.0.0.1/big", "--phases",
              "download,upload"},
             "an HTTP(S) --load uploads only to a --post-url");
