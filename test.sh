@@ -80,18 +80,17 @@ details=() # "preset|test" of each failed ctest test
 fuzz_seconds=${CORESTEER_FUZZ_SECONDS:-20}
 
 
-# One preset's tests: ctest's figures go to the totals, its log to build/PRESET/ctest.log (or
-# LOG), and its jobs are twice the cores for the asan build, whose tests wait more than they
-# compute (revert timers, the SSH servers, the router scripts' shells), one a core for the dev
-# build's, which include the emulated router, whose guest a busy machine starves.
+# One preset's tests: ctest's figures go to the totals, its log to build/PRESET/ctest.log, and
+# its jobs are twice the cores for the asan build, whose tests wait more than they compute
+# (revert timers, the SSH servers, the router scripts' shells), one a core for the dev build's,
+# which include the emulated router, whose guest a busy machine starves.
 run_ctest() {
-    local preset=$1 log=$2
-    shift 2
-    local test_jobs=$jobs
+    local preset=$1
+    local log=build/$preset/ctest.log test_jobs=$jobs
     [ "$preset" = asan ] && test_jobs=$((2 * jobs))
-    ctest --preset "$preset" -j "$test_jobs" --timeout 600 "$@" 2>&1 | tee "$log"
+    ctest --preset "$preset" -j "$test_jobs" --timeout 600 2>&1 | tee "$log"
     count_ctest "$log" "$preset"
-    # Each run's LastTest.log, kept for failure_detail (the next run writes over it).
+    # Its LastTest.log, kept for failure_detail (a later run would write over it).
     cat "build/$preset/Testing/Temporary/LastTest.log" >> "build/$preset/all-tests.log" 2>/dev/null
 }
 rm -f build/dev/all-tests.log build/asan/all-tests.log
@@ -114,7 +113,7 @@ for preset in dev asan; do
         nice -n 19 scripts/fuzz.sh "$fuzz_seconds" 1 > build/asan/fuzz.log 2>&1 &
         fuzz_pid=$!
     fi
-    run_ctest "$preset" "build/$preset/ctest.log"
+    run_ctest "$preset"
     if [ -n "$fuzz_pid" ]; then
         stage "fuzzing: the rest of ${fuzz_seconds} s per target, one at a time"
         wait "$fuzz_pid" || true

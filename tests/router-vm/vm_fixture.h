@@ -233,11 +233,9 @@ inline std::optional<double> waitForBaseline(double seconds) {
     return std::nullopt;
 }
 
-// Starts the router again from its disk, as pulling the plug would: for a boot that hung under
-// emulation. Beside a full parallel run on two host cores, a vCPU of the guest can starve in
-// boot for minutes (the console shows soft lockups and RCU stalls in a kworker, with nothing of
-// the project's running yet); that is the host's load, not what a test checks. The disk is the
-// router's /etc, so what a test persisted is there as after a reboot.
+// Stops QEMU (if it still runs) and starts the router again from its disk: the second half of
+// every reboot (rebootGuest). The disk is the router's /etc, so what a test persisted is there
+// as after a reboot.
 inline bool powerCycleGuest() {
     const std::string stop = kRouterSh + " stop " + quote(kState.string());
     const std::string start =
@@ -262,7 +260,7 @@ inline std::string waitForNewBoot(const std::string& before, int seconds) {
 // The router reboots as a router does: its shutdown actions sync and unmount /etc, and the
 // kernel restarts. QEMU (-no-reboot, router.sh) exits there and starts again from the disk, a
 // cold boot: under emulation a warm reset boots slowly (every run's first stalled in the
-// kernel's init for 60 to 100 s, with a soft lockup on the console; the others took 17 to 32 s
+// kernel's init for 60 to 116 s, with a soft lockup on the console; the others took 17 to 32 s
 // where a cold boot takes 13).
 inline void rebootGuest() {
     const auto before = bootId();
