@@ -9,8 +9,9 @@
 #   3. each libFuzzer target for CORESTEER_FUZZ_SECONDS (default 20) under ASan + UBSan,
 #   4. the benchmarks, which print their figures against their targets: the /proc/interrupts
 #      parser (against awk), bytes to model for huge routers, recordings (an hour of 20 000 IRQ
-#      rows: seek and play), layouts, the Live tab, and a snapshot over SSH against `ssh true`
-#      on the test sshd and dropbear.
+#      rows: seek and play), layouts, the Live tab, a snapshot over SSH against `ssh true`
+#      on the test sshd and dropbear, and the tuner's verdict by simulation (its false-winner
+#      rate, coverage and power in the worst cases).
 # The SSH tests start a real OpenSSH sshd and dropbear on 127.0.0.1 (tests/ssh/servers.sh) and
 # need root, for sshd and for the test user coresteer-test it creates.
 # The last line counts everything: "coresteer: N passed, N failed".
@@ -145,6 +146,11 @@ fi
 if [ -x build/dev/tests/bench/bench_recording ]; then
     build/dev/tests/bench/bench_recording --benchmark_min_time=0.2 --benchmark_repetitions=3 ||
         bench_failed bench_recording
+fi
+# The verdict's worst cases (7 placebos both ways under each noise, and the power among 4), 2 000
+# runs each; the whole table (18 cases and 6 of power) is `bench_verdict` without --quick.
+if [ -x build/dev/tests/bench/bench_verdict ]; then
+    build/dev/tests/bench/bench_verdict --quick || bench_failed bench_verdict
 fi
 if [ -x build/dev/tests/bench/bench_live_ui ]; then
     build/dev/tests/bench/bench_live_ui || bench_failed bench_live_ui

@@ -236,31 +236,45 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
             c->add_flag("--no-plan", o.noPlan,
                         "leave out the planner's recommendation and alternatives (and the "
                         "board's presets)");
-            c->add_option("--blocks", o.blocks,
-                          "the fewest blocks before a verdict (default 6, the fewest for a "
-                          "distribution-free 95 % interval on a median); up to three times as "
-                          "many while the verdict is open")
-                ->check(CLI::Range(2, 100))
-                ->type_name("N");
-            c->add_option("--budget", o.budget, "seconds the whole run may take (default 900)")
+            c->add_option("--budget", o.budget,
+                          "seconds the whole run may take (default 1800); a budget that cannot "
+                          "reach the plan's first look is refused, and one that ends the run "
+                          "before a verdict leaves it open, with no winner")
                 ->check(CLI::Range(10.0, 7.0 * 86400))
                 ->type_name("S");
             c->add_option("--phases", o.phases,
                           "the load's phases in each trial, from download, upload and both "
                           "(default download,upload)")
                 ->type_name("LIST");
-            c->add_option("--phase-seconds", o.phaseSeconds, "each load phase (default 10)")
+            c->add_option("--phase-seconds", o.tunePhaseSeconds, "each load phase (default 5)")
                 ->check(CLI::Range(1.0, 3600.0))
                 ->type_name("S");
+            c->add_option("--margin", o.margin,
+                          "the smallest gain worth a change, in percent of the baseline "
+                          "(default 3): a winner's gain must clear it at the lower end of its "
+                          "95 % interval, and a guard (throughput, a core's load) may lose at "
+                          "most this much at the upper end of its loss's")
+                ->check(CLI::Range(0.0, 100.0))
+                ->type_name("PCT");
+            c->add_option("--latency-margin", o.latencyMargin,
+                          "the latency a winner may lose at most, in ms (default 5, or the "
+                          "margin's percent of the baseline's latency if that is more): the "
+                          "upper end of its latency loss's 95 % interval, median and p90, must "
+                          "stay below it")
+                ->check(CLI::Range(0.0, 10000.0))
+                ->type_name("MS");
             c->add_option("--idle-seconds", o.idleSeconds,
                           "each trial's idle spell after the candidate is applied: it settles, "
                           "and the latency's baseline is measured (default 2)")
                 ->check(CLI::Range(1.0, 60.0))
                 ->type_name("S");
             c->add_option("--objective", o.objective,
-                          "what wins: throughput (default; latency must not get worse) or "
-                          "latency (throughput must not get worse)")
-                ->check(CLI::IsMember({"throughput", "latency"}))
+                          "what wins: throughput (default; latency must not get worse), "
+                          "latency (throughput must not get worse), or headroom: the busiest "
+                          "core's load under the same load, lower is better (throughput and "
+                          "latency must not get worse), for a line that caps the load before "
+                          "the router does")
+                ->check(CLI::IsMember({"throughput", "latency", "headroom"}))
                 ->type_name("O");
             c->add_flag("--keep-winner", o.keepWinner,
                         "leave the winner in force at the end, with the automatic revert armed "

@@ -63,7 +63,7 @@ std::string progressLine(const TuneProgress& p) {
     if (!p.message.empty())
         return p.message;
     const int left = static_cast<int>(p.left);
-    return "block " + std::to_string(p.block + 1) + " of at least " + std::to_string(p.blocks) +
+    return "block " + std::to_string(p.block + 1) + " of at most " + std::to_string(p.blocks) +
            ", trial " + std::to_string(p.trial + 1) + " of " + std::to_string(p.trialsPerBlock) +
            ": " + p.name + " (" + std::to_string(left / 60) + " min " + std::to_string(left % 60) +
            " s of the budget left)";
@@ -88,11 +88,12 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
             if (!spec.test.load->canRun(d))
                 return usageError(err, "an HTTP(S) --load uploads only to a --post-url: "
                                        "without one, --phases download");
-    spec.test.phaseSeconds = o.phaseSeconds;
+    spec.test.phaseSeconds = o.tunePhaseSeconds;
     spec.idleSeconds = o.idleSeconds;
-    spec.blocks = o.blocks;
     spec.budgetSeconds = o.budget;
-    spec.objective = o.objective == "latency" ? Objective::Latency : Objective::Throughput;
+    spec.objective = objectiveFromString(o.objective).value_or(Objective::Throughput);
+    spec.marginPct = o.margin;
+    spec.latencyMarginMs = o.latencyMargin;
     spec.rate = 10;
     if (const char* seed = std::getenv("CORESTEER_TUNE_SEED"))
         spec.seed = text::parseU64(seed).value_or(0);
@@ -173,10 +174,15 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
         spec.test.lanPort = (*r)->session()->resolvedPort();
         spec.test.session = (*r)->session();
     }
+    // The plan is known now: a budget that cannot reach its first look is refused before
+    // anything is applied.
+    const auto estimate = estimateTune(spec, static_cast<int>(candidates.size()));
+    if (!estimate.fits) {
+        err << "coresteer-cli: " << where << ": the plan needs " << estimate.text << "\n";
+        return 2;
+    }
     err << "coresteer-cli: tuning " << where << ": " << candidates.size()
-        << " candidates (the baseline among them), at least " << spec.blocks << " blocks of "
-        << candidates.size() + 1 << " trials of " << text::fixed(trialSeconds(spec), 0)
-        << " s, a budget of " << text::fixed(spec.budgetSeconds, 0) << " s\n";
+        << " candidates (the baseline among them); the plan: " << estimate.text << "\n";
     for (std::size_t i = 0; i < candidates.size(); ++i)
         err << "  " << i << ". " << text::printable(candidates[i].name, 60) << " ("
             << toString(candidates[i].source)

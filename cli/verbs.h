@@ -51,8 +51,8 @@ struct Options {
     // tune: the candidates beyond the planner's, and the experiment.
     std::vector<std::string> candidates;
     bool noPlan = false, keepWinner = false;
-    int blocks = 6;
-    double budget = 900, idleSeconds = 2;
+    double budget = 1800, idleSeconds = 2, tunePhaseSeconds = 5;
+    double margin = 3, latencyMargin = 5;
     std::string phases = "download,upload", objective = "throughput";
 };
 

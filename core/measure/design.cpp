@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/measure/design.h"
 
+#include "core/measure/randomization.h"
+
 #include <algorithm>
+#include <cmath>
 
 namespace coresteer::measure {
 
@@ -23,16 +26,39 @@ std::vector<Slot> blockOrder(int block, int candidates, std::mt19937_64& rng) {
     return order;
 }
 
-const char* toString(Verdict::Confidence c) {
-    switch (c) {
-    case Verdict::Confidence::Low:
-        return "low";
-    case Verdict::Confidence::Medium:
-        return "medium";
-    case Verdict::Confidence::High:
-        return "high";
-    }
-    return "?";
+int Plan::lookFor(int blocks) const {
+    for (std::size_t i = 0; i < looks.size(); ++i)
+        if (looks[i] >= blocks)
+            return static_cast<int>(i);
+    return -1;
+}
+
+bool Plan::isLook(int blocks) const {
+    return std::find(looks.begin(), looks.end(), blocks) != looks.end();
+}
+
+double Plan::level(int i) const {
+    if (i < 0 || static_cast<std::size_t>(i) >= spend.size())
+        return 0;
+    return alpha / 2 * spend[static_cast<std::size_t>(i)] / std::max(1, candidates);
+}
+
+Plan makePlan(int candidates) {
+    Plan p;
+    p.candidates = std::max(1, candidates);
+    // Four looks, the alpha spent on them growing with the blocks (a little early, for the
+    // large effects that show at once; most at the end, where the small ones show). The first
+    // look comes at the fewest blocks whose exact test can reach a tenth of that look's level,
+    // so that a clear result there is a decision and not a coin at the edge of the test's
+    // reach; the others follow every third block.
+    p.spend = {0.1, 0.2, 0.3, 0.4};
+    const double first = p.alpha / 2 * p.spend.front() / p.candidates;
+    int n = 4;
+    while (std::pow(3.0, -n) > first / 10)
+        ++n;
+    for (int i = 0; i < 4; ++i)
+        p.looks.push_back(n + 3 * i);
+    return p;
 }
 
 std::vector<BlockPair> blockPairs(const std::vector<CandidateTrials>& trials,
@@ -42,96 +68,41 @@ std::vector<BlockPair> blockPairs(const std::vector<CandidateTrials>& trials,
         return pairs;
     const auto& own = trials[static_cast<std::size_t>(c)].byBlock;
     const auto& base = trials[0].byBlock;
-    for (std::size_t b = 0; b < own.size() && b < base.size(); ++b) {
-        if (!own[b] || !base[b])
-            continue;
+    for (std::size_t b = 0; b < own.size(); ++b) {
         BlockPair p;
-        p.candidate = *own[b];
-        p.baselineA = *base[b];
-        if (b < repeats.size() && repeats[b])
-            p.baselineB = *repeats[b];
+        p.candidate = own[b];
+        if (b < base.size())
+            p.baselineA = base[b];
+        if (b < repeats.size())
+            p.baselineB = repeats[b];
         pairs.push_back(std::move(p));
     }
     return pairs;
 }
 
-namespace {
-
-bool onObjective(Measure m, Objective o) {
-    return (o == Objective::Throughput) == higherIsBetter(m);
+const char* toString(Verdict::Outcome o) {
+    switch (o) {
+    case Verdict::Outcome::Open:
+        return "open";
+    case Verdict::Outcome::Winner:
+        return "winner";
+    case Verdict::Outcome::Tie:
+        return "tie";
+    case Verdict::Outcome::NoWinner:
+        return "no-winner";
+    }
+    return "?";
 }
 
-// The objective's measures of a comparison.
-std::vector<const Comparison::PerMeasure*> objectiveMeasures(const Comparison& c, Objective o) {
-    std::vector<const Comparison::PerMeasure*> r;
-    for (const auto& p : c.measures)
-        if (onObjective(p.measure, o))
-            r.push_back(&p);
-    return r;
+double Comparison::PerMeasure::percent(double v) const {
+    return baseline != 0 ? 100 * v / std::fabs(baseline) : 0;
 }
 
-} // namespace
-
-Verdict judge(const std::vector<CandidateTrials>& trials,
-              const std::vector<std::optional<TrialMeasures>>& repeats, int blocks,
-              Objective objective, bool budgetSpent, std::uint64_t seed,
-              const std::vector<std::string>& names) {
-    Verdict v;
-    v.comparisons.resize(trials.size());
-    for (std::size_t c = 1; c < trials.size(); ++c)
-        v.comparisons[c] =
-            compare(blockPairs(trials, repeats, static_cast<int>(c)), objective, seed + 1000 * c);
-    for (std::size_t c = 1; c < trials.size(); ++c) {
-        const auto& cmp = v.comparisons[c];
-        if (cmp.wins && (!v.winner || cmp.score > v.comparisons[*v.winner].score))
-            v.winner = static_cast<int>(c);
-    }
-    const auto name = [&](std::size_t c) {
-        return c < names.size() ? names[c] : "candidate " + std::to_string(c);
-    };
-    const bool enough = blocks >= kMinBlocks;
-    if (v.winner) {
-        // The winner's objective measures that are better: their lower ends must clear every
-        // other candidate's upper end of the same measure, and the floor.
-        const auto& w = v.comparisons[static_cast<std::size_t>(*v.winner)];
-        bool clear = true, beyondFloor = true;
-        for (const auto* p : objectiveMeasures(w, objective)) {
-            if (!p->better)
-                continue;
-            beyondFloor = beyondFloor && p->gain.lo > p->floor;
-            for (std::size_t c = 1; c < trials.size(); ++c) {
-                if (static_cast<int>(c) == *v.winner)
-                    continue;
-                if (const auto* o = v.comparisons[c].find(p->measure);
-                    o && o->gain.hi >= p->gain.lo)
-                    clear = false;
-            }
-        }
-        v.decided = enough && clear;
-        v.confidence = !enough || budgetSpent ? Verdict::Confidence::Low
-                       : clear && beyondFloor ? Verdict::Confidence::High
-                                              : Verdict::Confidence::Medium;
-        if (budgetSpent && clear && enough)
-            v.confidence = Verdict::Confidence::Medium;
-        v.text = name(static_cast<std::size_t>(*v.winner)) + " wins: " + w.reason + ".";
-    } else {
-        // Nothing wins; can anything still? Not where every candidate's objective interval
-        // lies below the floor.
-        bool none = true;
-        for (std::size_t c = 1; c < trials.size(); ++c)
-            for (const auto* p : objectiveMeasures(v.comparisons[c], objective))
-                if (p->gain.hi > p->floor)
-                    none = false;
-        v.decided = enough && none;
-        v.confidence = !enough                ? Verdict::Confidence::Low
-                       : none && !budgetSpent ? Verdict::Confidence::High
-                                              : Verdict::Confidence::Medium;
-        v.text = "No real difference: keep what you have.";
-    }
-    if (budgetSpent && !v.decided)
-        v.text += " The time budget ran out after " + std::to_string(blocks) + " block" +
-                  (blocks == 1 ? "" : "s") + ", before the verdict was settled.";
-    return v;
+const Comparison::PerMeasure* Comparison::find(Measure m) const {
+    for (const auto& p : measures)
+        if (p.measure == m)
+            return &p;
+    return nullptr;
 }
 
 } // namespace coresteer::measure

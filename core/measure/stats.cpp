@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
+#include <cstdio>
 
 namespace coresteer::measure {
 
@@ -20,182 +20,219 @@ double median(std::vector<double> v) {
     return (lower + upper) / 2;
 }
 
-namespace {
-
-// The q-quantile of sorted values, interpolated between neighbours (type 7).
-double quantile(const std::vector<double>& sorted, double q) {
-    if (sorted.empty())
+double mean(const std::vector<double>& v) {
+    if (v.empty())
         return 0;
-    const double at = q * static_cast<double>(sorted.size() - 1);
-    const auto i = static_cast<std::size_t>(std::floor(at));
-    if (i + 1 >= sorted.size())
-        return sorted.back();
-    const double f = at - static_cast<double>(i);
-    return sorted[i] + f * (sorted[i + 1] - sorted[i]);
+    double s = 0;
+    for (double x : v)
+        s += x;
+    return s / static_cast<double>(v.size());
 }
 
-} // namespace
-
-Estimate bootstrapMedian(const std::vector<double>& values, std::uint64_t seed, double level,
-                         int resamples) {
+Estimate medianInterval(std::vector<double> values, double level) {
     Estimate e;
     e.n = static_cast<int>(values.size());
     e.median = median(values);
-    if (values.size() < 2 || resamples < 1) {
-        e.lo = e.hi = e.median;
+    if (values.empty())
         return e;
+    std::sort(values.begin(), values.end());
+    // P(Binomial(n, 1/2) < k) for k = 1, 2, ...: the chance that fewer than k values fall below
+    // the true median, which is what the k-th smallest misses by.
+    const int n = e.n;
+    std::vector<double> pmf(static_cast<std::size_t>(n) + 1);
+    double logHalfN = n * std::log(0.5);
+    for (int i = 0; i <= n; ++i)
+        pmf[static_cast<std::size_t>(i)] = std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) -
+                                                    std::lgamma(n - i + 1.0) + logHalfN);
+    double below = 0; // P(Bin < k)
+    int best = 0;
+    double bestCoverage = 0;
+    for (int k = 1; k <= n / 2 + (n % 2); ++k) {
+        below += pmf[static_cast<std::size_t>(k - 1)];
+        const double coverage = 1 - 2 * below;
+        if (coverage + 1e-12 < level)
+            break;
+        best = k;
+        bestCoverage = coverage;
     }
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
-    std::vector<double> medians;
-    medians.reserve(static_cast<std::size_t>(resamples));
-    std::vector<double> sample(values.size());
-    for (int r = 0; r < resamples; ++r) {
-        for (auto& s : sample)
-            s = values[pick(rng)];
-        medians.push_back(median(sample));
-    }
-    std::sort(medians.begin(), medians.end());
-    e.lo = quantile(medians, (1 - level) / 2);
-    e.hi = quantile(medians, (1 + level) / 2);
+    if (best == 0)
+        return e;
+    e.lo = values[static_cast<std::size_t>(best - 1)];
+    e.hi = values[static_cast<std::size_t>(n - best)];
+    e.coverage = bestCoverage;
+    e.hasInterval = true;
     return e;
 }
 
 const char* toString(Measure m) {
     switch (m) {
+    case Measure::Throughput:
+        return "throughput";
     case Measure::DownloadBps:
         return "download throughput";
     case Measure::UploadBps:
         return "upload throughput";
+    case Measure::Latency:
+        return "latency increase under load";
+    case Measure::LatencyP90:
+        return "90th percentile of the latency increase";
     case Measure::DownloadLatencyMs:
         return "latency increase under download";
     case Measure::UploadLatencyMs:
         return "latency increase under upload";
+    case Measure::BusiestShare:
+        return "busiest core's load";
+    }
+    return "?";
+}
+
+const char* jsonKey(Measure m) {
+    switch (m) {
+    case Measure::Throughput:
+        return "throughput";
+    case Measure::DownloadBps:
+        return "download_bps";
+    case Measure::UploadBps:
+        return "upload_bps";
+    case Measure::Latency:
+        return "latency_ms";
+    case Measure::LatencyP90:
+        return "latency_p90_ms";
+    case Measure::DownloadLatencyMs:
+        return "download_latency_ms";
+    case Measure::UploadLatencyMs:
+        return "upload_latency_ms";
+    case Measure::BusiestShare:
+        return "busiest_core_share";
     }
     return "?";
 }
 
 bool higherIsBetter(Measure m) {
-    return m == Measure::DownloadBps || m == Measure::UploadBps;
+    return m == Measure::Throughput || m == Measure::DownloadBps || m == Measure::UploadBps;
+}
+
+std::string formatGain(Measure m, double v) {
+    char buf[64];
+    switch (m) {
+    case Measure::Throughput:
+        std::snprintf(buf, sizeof buf, "%+.1f %%", v * 100);
+        break;
+    case Measure::DownloadBps:
+    case Measure::UploadBps:
+        std::snprintf(buf, sizeof buf, "%+.1f Mbit/s", v / 1e6);
+        break;
+    case Measure::BusiestShare:
+        std::snprintf(buf, sizeof buf, "%+.1f points", v * 100);
+        break;
+    default:
+        std::snprintf(buf, sizeof buf, "%+.1f ms", v);
+        break;
+    }
+    return buf;
 }
 
 std::optional<double> TrialMeasures::get(Measure m) const {
     switch (m) {
+    case Measure::Throughput:
+        return std::nullopt;
     case Measure::DownloadBps:
         return downloadBps;
     case Measure::UploadBps:
         return uploadBps;
+    case Measure::Latency:
+        if (downloadLatencyMs && uploadLatencyMs)
+            return (*downloadLatencyMs + *uploadLatencyMs) / 2;
+        return downloadLatencyMs ? downloadLatencyMs : uploadLatencyMs;
+    case Measure::LatencyP90:
+        return latencyP90Ms;
     case Measure::DownloadLatencyMs:
         return downloadLatencyMs;
     case Measure::UploadLatencyMs:
         return uploadLatencyMs;
+    case Measure::BusiestShare:
+        return busiestShare;
     }
     return std::nullopt;
 }
 
-const Comparison::PerMeasure* Comparison::find(Measure m) const {
-    for (const auto& p : measures)
-        if (p.measure == m)
-            return &p;
-    return nullptr;
-}
-
-double noiseFloor(const std::vector<BlockPair>& blocks, Measure m) {
-    std::vector<double> d;
-    for (const auto& b : blocks) {
-        const auto a = b.baselineA.get(m), c = b.baselineB.get(m);
-        if (a && c)
-            d.push_back(std::fabs(*c - *a));
+TypicalBps typicalBps(const std::vector<TrialMeasures>& all) {
+    std::vector<double> down, up;
+    for (const auto& t : all) {
+        if (t.downloadBps)
+            down.push_back(*t.downloadBps);
+        if (t.uploadBps)
+            up.push_back(*t.uploadBps);
     }
-    return median(d);
+    return {median(down), median(up)};
 }
 
-Estimate aaDifference(const std::vector<BlockPair>& blocks, Measure m, std::uint64_t seed) {
-    std::vector<double> d;
-    for (const auto& b : blocks) {
-        const auto a = b.baselineA.get(m), c = b.baselineB.get(m);
-        if (a && c)
-            d.push_back(higherIsBetter(m) ? *c - *a : *a - *c);
-    }
-    return bootstrapMedian(d, seed);
-}
-
-namespace {
-
-bool objectiveMeasure(Measure m, Objective o) {
-    return (o == Objective::Throughput) == higherIsBetter(m);
-}
-
-std::string number(double v, Measure m) {
-    char buf[64];
-    if (higherIsBetter(m))
-        std::snprintf(buf, sizeof buf, "%.1f Mbit/s", v / 1e6);
-    else
-        std::snprintf(buf, sizeof buf, "%.1f ms", v);
-    return buf;
-}
-
-} // namespace
-
-Comparison compare(const std::vector<BlockPair>& blocks, Objective objective, std::uint64_t seed) {
-    Comparison c;
-    std::uint64_t s = seed;
-    for (const auto m : kMeasures) {
-        Comparison::PerMeasure p;
-        p.measure = m;
-        std::vector<double> own, baseline;
-        for (const auto& b : blocks) {
-            const auto v = b.candidate.get(m);
-            const auto a = b.baselineA.get(m), bb = b.baselineB.get(m);
-            if (!v || (!a && !bb))
+std::optional<double> signedValue(const TrialMeasures& t, Measure m, const TypicalBps& typical) {
+    if (m == Measure::Throughput) {
+        // Each direction the run measured must be there: a trial whose load failed one way is
+        // not a trial of the whole objective.
+        double sum = 0;
+        int n = 0;
+        for (const auto& [v, typ] :
+             {std::pair{t.downloadBps, typical.download}, std::pair{t.uploadBps, typical.upload}}) {
+            if (typ <= 0)
                 continue;
-            const double base = a && bb ? (*a + *bb) / 2 : a ? *a : *bb;
-            own.push_back(*v);
-            baseline.push_back(base);
-            p.gains.push_back(higherIsBetter(m) ? *v - base : base - *v);
+            if (!v)
+                return std::nullopt;
+            sum += *v / typ;
+            ++n;
         }
-        if (p.gains.size() < 2)
-            continue;
-        p.baseline = median(baseline);
-        p.gain = bootstrapMedian(p.gains, s++);
-        p.candidate = bootstrapMedian(own, s++);
-        p.floor = noiseFloor(blocks, m);
-        p.better = p.gain.lo > 0 && p.gain.median > p.floor;
-        p.worse = p.gain.hi < 0 && -p.gain.median > p.floor;
-        c.measures.push_back(std::move(p));
+        if (n == 0)
+            return std::nullopt;
+        return sum / n;
     }
-    const Comparison::PerMeasure* bestMeasure = nullptr;
-    const Comparison::PerMeasure* worseMeasure = nullptr;
-    double score = 0;
-    for (const auto& p : c.measures) {
-        if (p.worse && !worseMeasure)
-            worseMeasure = &p;
-        if (!objectiveMeasure(p.measure, objective))
-            continue;
-        if (p.better && (!bestMeasure || p.gain.median > bestMeasure->gain.median))
-            bestMeasure = &p;
-        if (p.baseline != 0) // the relative gain over the baseline's own median
-            score += p.gain.median / std::fabs(p.baseline);
+    const auto v = t.get(m);
+    if (!v || !std::isfinite(*v))
+        return std::nullopt;
+    return higherIsBetter(m) ? *v : -*v;
+}
+
+const char* toString(Objective o) {
+    switch (o) {
+    case Objective::Throughput:
+        return "throughput";
+    case Objective::Latency:
+        return "latency";
+    case Objective::Headroom:
+        return "headroom";
     }
-    if (worseMeasure) {
-        c.reason = std::string(toString(worseMeasure->measure)) + " is worse by " +
-                   number(-worseMeasure->gain.median, worseMeasure->measure) +
-                   " (beyond the noise floor of " +
-                   number(worseMeasure->floor, worseMeasure->measure) + ")";
-    } else if (bestMeasure) {
-        c.wins = true;
-        c.score = score;
-        c.reason = std::string(toString(bestMeasure->measure)) + " is better by " +
-                   number(bestMeasure->gain.median, bestMeasure->measure) + " (95 % interval " +
-                   number(bestMeasure->gain.lo, bestMeasure->measure) + " to " +
-                   number(bestMeasure->gain.hi, bestMeasure->measure) + ", noise floor " +
-                   number(bestMeasure->floor, bestMeasure->measure) + ")";
-    } else if (c.measures.empty()) {
-        c.reason = "not measured in two blocks";
-    } else {
-        c.reason = "no difference beyond the noise";
+    return "?";
+}
+
+std::optional<Objective> objectiveFromString(const std::string& s) {
+    for (auto o : {Objective::Throughput, Objective::Latency, Objective::Headroom})
+        if (s == toString(o))
+            return o;
+    return std::nullopt;
+}
+
+Measure objectiveMeasure(Objective o) {
+    switch (o) {
+    case Objective::Throughput:
+        return Measure::Throughput;
+    case Objective::Latency:
+        return Measure::Latency;
+    case Objective::Headroom:
+        return Measure::BusiestShare;
     }
-    return c;
+    return Measure::Throughput;
+}
+
+std::vector<Measure> guardMeasures(Objective o) {
+    switch (o) {
+    case Objective::Throughput:
+        return {Measure::Latency, Measure::LatencyP90};
+    case Objective::Latency:
+        return {Measure::Throughput, Measure::LatencyP90};
+    case Objective::Headroom:
+        return {Measure::Throughput, Measure::Latency, Measure::LatencyP90};
+    }
+    return {};
 }
 
 } // namespace coresteer::measure

@@ -1,16 +1,12 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The tuner's statistics: medians, a bootstrap confidence interval for a median, paired
-// differences per block, the A/A noise floor, and the verdict on each candidate.
+// The tuner's measures and their plain statistics: what one trial yields, the median and its
+// distribution-free interval, and the values of one candidate against the baseline, block by
+// block, as the randomisation test (randomization.h) takes them.
 //
 // A trial measures one candidate layout under load; a block runs every candidate once and the
-// baseline twice (design.h). Within a block the conditions are shared (the same minutes of the
-// same router and link), so a candidate is compared with the baseline of its own block: the
-// paired difference, one number a block. Its median over the blocks and a 95 % bootstrap
-// interval of that median say how large the gain is and how sure. The baseline's two runs in
-// a block differ only by chance, so the median of their absolute difference is the noise floor:
-// a gain smaller than the floor is a gain nobody could tell from noise, however narrow its
-// interval.
+// baseline twice (design.h). Each measure is signed so that higher is better before it is
+// compared: throughput as it is, latency and a core's busy share negated.
 #pragma once
 
 #include <cstdint>
@@ -20,86 +16,90 @@
 
 namespace coresteer::measure {
 
-// A median and its 95 % interval (lo, hi), of `n` values.
-struct Estimate {
-    double median = 0;
-    double lo = 0;
-    double hi = 0;
-    int n = 0;
-};
-
 // The median of `values` (the mean of the middle two for an even count); 0 for none.
 double median(std::vector<double> values);
+double mean(const std::vector<double>& values); // 0 for none
 
-// A percentile bootstrap interval for the median of `values`: `resamples` resamples with
-// replacement, drawn from a generator seeded with `seed` (the same seed gives the same
-// interval), and the (1 - level) / 2 and (1 + level) / 2 quantiles of their medians. For fewer
-// than 2 values the interval is the value itself.
-Estimate bootstrapMedian(const std::vector<double>& values, std::uint64_t seed, double level = 0.95,
-                         int resamples = 4000);
+// A median with a distribution-free interval: the k-th smallest and k-th largest of the n
+// values, with k the largest whose coverage, 1 - 2 P(Binomial(n, 1/2) < k), is at least the
+// level asked for. `coverage` is that exact coverage; below 6 values no pair of order
+// statistics reaches 95 %, and `hasInterval` is false.
+struct Estimate {
+    double median = 0;
+    double lo = 0, hi = 0;
+    int n = 0;
+    double coverage = 0;
+    bool hasInterval = false;
+};
+Estimate medianInterval(std::vector<double> values, double level = 0.95);
 
-// The measures a trial yields, each optional: a direction the load did not run, or a probe
-// that gave nothing, is missing rather than zero.
-enum class Measure { DownloadBps, UploadBps, DownloadLatencyMs, UploadLatencyMs };
-inline constexpr Measure kMeasures[] = {Measure::DownloadBps, Measure::UploadBps,
-                                        Measure::DownloadLatencyMs, Measure::UploadLatencyMs};
-const char* toString(Measure m);
-// Throughput: more is better. Latency increase under load: less is better.
+// What a trial yields, each optional: a direction the load did not run, or a probe that gave
+// nothing, is missing rather than zero.
+enum class Measure {
+    // The objective of throughput: the mean over the directions measured of each direction's
+    // throughput over its typical value in the run (the median of every trial's), so that one
+    // number weighs download and upload alike. A gain of 0.05 is 5 % of the typical throughput.
+    Throughput,
+    DownloadBps,
+    UploadBps,
+    // The objective of latency and a guard of the others: the latency increase under load (ms),
+    // the mean over the directions of the trial's median, and of its 90th percentile. A probe
+    // lost under load counts as kLostProbeMs.
+    Latency,
+    LatencyP90,
+    DownloadLatencyMs,
+    UploadLatencyMs,
+    // The objective of headroom: the busiest core's busy share under the load (0 to 1).
+    BusiestShare,
+};
+inline constexpr Measure kMeasures[] = {Measure::Throughput,      Measure::DownloadBps,
+                                        Measure::UploadBps,       Measure::Latency,
+                                        Measure::LatencyP90,      Measure::DownloadLatencyMs,
+                                        Measure::UploadLatencyMs, Measure::BusiestShare};
+const char* toString(Measure m); // "throughput", "download throughput", ...
+const char* jsonKey(Measure m);  // "throughput", "download_bps", ...
+// Throughput: more is better. Latency and a core's busy share: less is better.
 bool higherIsBetter(Measure m);
+// "+95.2 Mbit/s", "-37.0 ms", "+4.1 %" (Throughput, whose unit is a share), "-12 points".
+std::string formatGain(Measure m, double v);
+
+// A lost probe counts as a round trip this much longer than the idle one: worse than any the
+// load made, so that a layout that drops probes never looks better for it.
+inline constexpr double kLostProbeMs = 1000;
 
 struct TrialMeasures {
     std::optional<double> downloadBps, uploadBps;
-    // The latency increase under load over the block's idle baseline (the headline probe's
-    // median), per direction.
-    std::optional<double> downloadLatencyMs, uploadLatencyMs;
+    // The headline probe's latency increase over the block's idle baseline, per direction
+    // (median), and the mean of the directions' 90th percentiles.
+    std::optional<double> downloadLatencyMs, uploadLatencyMs, latencyP90Ms;
+    std::optional<double> busiestShare;
+    // The raw value of a measure; Throughput needs the run's typical values (typicalBps).
     std::optional<double> get(Measure m) const;
 };
 
-// One block's trials of one candidate and of the baseline (its two runs).
+// The typical throughput of each direction in a run: the median over every trial, whatever its
+// candidate (so it does not depend on which trial was which, and the randomisation test stays
+// exact). Zero where a direction was not measured.
+struct TypicalBps {
+    double download = 0, upload = 0;
+};
+TypicalBps typicalBps(const std::vector<TrialMeasures>& all);
+// A measure's value, Throughput from `typical`; signed so that higher is better.
+std::optional<double> signedValue(const TrialMeasures& t, Measure m, const TypicalBps& typical);
+
+// One block's trials of one candidate and of the baseline (its two runs, either may be
+// missing).
 struct BlockPair {
-    TrialMeasures candidate;
-    TrialMeasures baselineA, baselineB;
+    std::optional<TrialMeasures> candidate;
+    std::optional<TrialMeasures> baselineA, baselineB;
 };
 
-// What the tuner optimises: throughput with latency as a guard (the default), or latency with
-// throughput as a guard.
-enum class Objective { Throughput, Latency };
-
-// One candidate against the baseline, per measure: the gain (candidate minus the block's
-// baseline, signed so that positive is better), its estimate, and the floor.
-struct Comparison {
-    struct PerMeasure {
-        Measure measure{};
-        std::vector<double> gains; // one a block that measured it, in block order
-        Estimate gain;             // of `gains`
-        Estimate candidate;        // the candidate's own values
-        double baseline = 0;       // the median of the blocks' baselines
-        double floor = 0;          // the A/A noise floor of this measure
-        bool better = false;       // interval clear of zero and median beyond the floor
-        bool worse = false;        // the same, the other way
-    };
-    std::vector<PerMeasure> measures; // only those measured in at least 2 blocks
-    bool wins = false;
-    // The objective's relative gain (the median gains of its measures over the baseline's
-    // medians, summed), to rank several winners; 0 where it does not win.
-    double score = 0;
-    // A sentence: why it wins, or why not.
-    std::string reason;
-    const PerMeasure* find(Measure m) const;
-};
-
-// The A/A noise floor of each measure: the median over blocks of |baseline B - baseline A|.
-// `blocks` holds one BlockPair a block (its candidate is not read).
-double noiseFloor(const std::vector<BlockPair>& blocks, Measure m);
-// The baseline's own A/A comparison (B against A), as a candidate's: what "no difference"
-// looks like under the same conditions.
-Estimate aaDifference(const std::vector<BlockPair>& blocks, Measure m, std::uint64_t seed);
-
-// Compares a candidate with the baseline over `blocks` (one entry a block in which both ran).
-// The gain of a block is the candidate's value minus the mean of the baseline's two runs (one
-// where only one ran), negated for latency. A measure is better where the interval of its gain
-// is above zero and its median above the floor; worse the other way. The candidate wins when a
-// measure of the objective is better and none of the objective or its guard is worse.
-Comparison compare(const std::vector<BlockPair>& blocks, Objective objective, std::uint64_t seed);
+// What the tuner optimises, and what must not get worse (design.h, objectiveMeasure).
+enum class Objective { Throughput, Latency, Headroom };
+const char* toString(Objective o); // "throughput", "latency", "headroom"
+std::optional<Objective> objectiveFromString(const std::string& s);
+// The objective's own measure, and the guards a winner must not lose on beyond their margin.
+Measure objectiveMeasure(Objective o);
+std::vector<Measure> guardMeasures(Objective o);
 
 } // namespace coresteer::measure

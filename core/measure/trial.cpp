@@ -53,9 +53,9 @@ void TrialLog::latency(double t, std::optional<double> ms, std::string_view prob
         if (ms)
             m_idle[name].push_back(*ms);
     } else if (isLoad(m_current)) {
-        if (ms)
-            m_loaded.push_back({t, *ms, 0, name});
-        else
+        // A probe lost under load stays in the series, as a lost one.
+        m_loaded.push_back({t, ms ? *ms : 0, ms ? 0.0 : 1.0, name});
+        if (!ms)
             ++m_lost[name];
     }
 }
@@ -156,7 +156,7 @@ TrialResult TrialResult::measure(const TrialLog& log,
                     if (l.probe == name)
                         for (const auto* s : spans)
                             if (steady(*s, l.t))
-                                inc.push_back(l.a - base);
+                                inc.push_back(l.b != 0 ? kLostProbeMs : l.a - base);
                 if (inc.empty())
                     continue;
                 (down ? p.downMedian : p.upMedian) = median(inc);
@@ -166,6 +166,10 @@ TrialResult TrialResult::measure(const TrialLog& log,
         if (name == r.headlineProbe) {
             r.measures.downloadLatencyMs = p.downMedian;
             r.measures.uploadLatencyMs = p.upMedian;
+            if (p.downP90 && p.upP90)
+                r.measures.latencyP90Ms = (*p.downP90 + *p.upP90) / 2;
+            else
+                r.measures.latencyP90Ms = p.downP90 ? p.downP90 : p.upP90;
         }
         r.probes.push_back(std::move(p));
     }
@@ -179,6 +183,8 @@ TrialResult TrialResult::measure(const TrialLog& log,
                 r.busiestCore = static_cast<int>(i);
             }
         }
+        if (r.busiestCore >= 0)
+            r.measures.busiestShare = r.busiestShare;
     }
     return r;
 }

@@ -8,7 +8,9 @@
 // The latency increase of a probe is its round trip under load over the idle round trip of the
 // whole block (every trial of the block opens with a short idle spell; pooled, they are one
 // steady baseline under the same conditions as the block's loads), as a median and a 90th
-// percentile. Per-core busy and softirq shares are the means over the load phases.
+// percentile; a probe lost under load counts as an increase of kLostProbeMs, so that a layout
+// that drops probes looks worse for it. Per-core busy and softirq shares are the means over the
+// load phases, and the busiest core's share is a measure of its own (the headroom objective).
 #pragma once
 
 #include "core/live/sample.h"
@@ -50,7 +52,7 @@ private:
     std::vector<Span> m_phases;
     std::string m_current = "idle";
     std::map<std::string, std::vector<double>> m_idle;
-    std::vector<Point> m_loaded; // latency under load: t, ms, probe
+    std::vector<Point> m_loaded; // latency under load: t, ms, lost (1) or not (0), probe
     std::map<std::string, int> m_lost;
     std::vector<Point> m_throughput; // t, down, up
     std::vector<double> m_busy, m_softirq;

@@ -23,8 +23,6 @@ const char* toString(TuneResult::Stop s) {
         return "decided";
     case TuneResult::Stop::Budget:
         return "budget";
-    case TuneResult::Stop::MaxBlocks:
-        return "max-blocks";
     case TuneResult::Stop::Cancelled:
         return "cancelled";
     case TuneResult::Stop::ConnectionLost:
@@ -91,7 +89,7 @@ private:
     bool trial(const Slot& s, TrialLog& log, int index, int perBlock);
     bool loadTest(TrialLog& log, const Candidate& c);
     void lost(const std::string& what);
-    void judgeNow(bool budgetSpent);
+    void judgeNow();
 
     Router& m_router;
     const Snapshot& m_snap;
@@ -115,7 +113,7 @@ void Run::say(const Slot& s, int trial, int perBlock, const std::string& message
         return;
     TuneProgress p;
     p.block = s.block;
-    p.blocks = m_spec.blocks;
+    p.blocks = m_result.plan.most();
     p.trial = trial;
     p.trialsPerBlock = perBlock;
     p.candidate = s.candidate;
@@ -296,12 +294,23 @@ bool Run::trial(const Slot& s, TrialLog& log, int index, int perBlock) {
     return true;
 }
 
-void Run::judgeNow(bool budgetSpent) {
+void Run::judgeNow() {
     std::vector<std::string> names;
-    for (const auto& c : m_result.candidates)
-        names.push_back(c.name);
-    m_result.verdict = judge(m_trials, m_repeats, m_result.blocks, m_spec.objective, budgetSpent,
-                             m_result.seed, names);
+    std::vector<int> changes;
+    std::vector<bool> leftOut;
+    for (std::size_t c = 0; c < m_result.candidates.size(); ++c) {
+        names.push_back(m_result.candidates[c].name);
+        changes.push_back(static_cast<int>(
+            layout::changedWrites(layout::resolve(m_result.candidates[c].layout, m_snap)).size()));
+        leftOut.push_back(!m_result.leftOut[c].empty());
+    }
+    JudgeSpec js;
+    js.objective = m_spec.objective;
+    js.plan = m_result.plan;
+    js.marginPct = m_spec.marginPct;
+    js.latencyMarginMs = m_spec.latencyMarginMs;
+    js.seed = m_result.seed;
+    m_result.verdict = judge(m_trials, m_repeats, m_result.blocks, js, names, changes, leftOut);
 }
 
 void Run::go() {
@@ -325,10 +334,9 @@ void Run::go() {
     m_source = m_router.isRemote() ? live::sshSampleSource(*m_router.session(), m_router.root())
                                    : live::localSampleSource(m_router.root());
     std::mt19937_64 rng(m_result.seed);
-    const int fewest = std::max(1, m_spec.blocks);
-    const int most = m_spec.maxBlocks > 0 ? std::max(m_spec.maxBlocks, fewest) : 3 * fewest;
+    const int most = m_result.plan.most();
     bool stopped = false;
-    double blockSeconds = 0; // the last block's length, to see whether the next one fits
+    double blockSeconds = 0; // the blocks' mean length, to see whether the next one fits
     for (int b = 0; b < most && !stopped; ++b) {
         if (b > 0 && m_spec.budgetSeconds > 0 && elapsed() + blockSeconds > m_spec.budgetSeconds) {
             m_result.stop = TuneResult::Stop::Budget;
@@ -351,6 +359,18 @@ void Run::go() {
                 break;
             }
             stopped = !trial(order[i], logs[i], index++, perBlock);
+            if (!stopped && m_hooks.trialDone) {
+                // Measured at once against the block's idle spells so far, for the plot; the
+                // block's end measures it again against all of them.
+                std::vector<const TrialLog*> sofar;
+                for (std::size_t j = 0; j <= i; ++j)
+                    sofar.push_back(&logs[j]);
+                auto r = TrialResult::measure(logs[i], blockIdle(sofar));
+                r.block = b;
+                r.candidate = order[i].candidate;
+                r.repeat = order[i].repeat;
+                m_hooks.trialDone(r);
+            }
         }
         if (stopped)
             break; // a block cut short is in the recording, not in the statistics
@@ -377,13 +397,14 @@ void Run::go() {
             m_result.trials.push_back(std::move(r));
         }
         m_result.blocks = b + 1;
-        blockSeconds = elapsed() - blockStart;
-        judgeNow(false);
-        if (m_result.blocks >= fewest && m_result.verdict.decided) {
+        blockSeconds = (blockSeconds * b + (elapsed() - blockStart)) / (b + 1);
+        m_result.blockSeconds = blockSeconds;
+        judgeNow();
+        if (m_hooks.verdict)
+            m_hooks.verdict(m_result.verdict, m_result.blocks);
+        if (m_result.verdict.decided) {
             m_result.stop = TuneResult::Stop::Decided;
             stopped = true;
-        } else if (b + 1 >= most) {
-            m_result.stop = TuneResult::Stop::MaxBlocks;
         }
     }
     // A revert still armed (a cancel between apply and revert) is settled now.
@@ -394,42 +415,38 @@ void Run::go() {
         else
             lost("The router could not be reached to revert (" + error + ")");
     }
-    judgeNow(m_result.stop == TuneResult::Stop::Budget);
+    judgeNow();
     auto& v = m_result.verdict;
+    const auto minutes = [](double sec) {
+        const int m = std::max(1, static_cast<int>(std::lround(sec / 60)));
+        return std::to_string(m) + (m == 1 ? " minute" : " minutes");
+    };
+    const int more = std::max(0, m_result.plan.most() - m_result.blocks);
+    const std::string settle = " About " + minutes(more * std::max(1.0, blockSeconds)) + " more (" +
+                               std::to_string(more) + " more block" + (more == 1 ? "" : "s") +
+                               ", the plan's last look) would settle it.";
     switch (m_result.stop) {
     case TuneResult::Stop::Decided:
-        m_result.stopText =
-            "The verdict was settled after " + std::to_string(m_result.blocks) + " blocks.";
+        m_result.stopText = "The verdict was settled after " + std::to_string(m_result.blocks) +
+                            " blocks, at the plan's look " + std::to_string(v.look + 1) + " of " +
+                            std::to_string(m_result.plan.looks.size()) + ".";
         break;
     case TuneResult::Stop::Budget:
         m_result.stopText = "Stopped by the time budget (" +
                             std::to_string(static_cast<int>(m_spec.budgetSeconds)) + " s) after " +
-                            std::to_string(m_result.blocks) + " blocks.";
-        break;
-    case TuneResult::Stop::MaxBlocks:
-        m_result.stopText = "Stopped after " + std::to_string(m_result.blocks) +
-                            " blocks, three times the fewest, with the verdict still open.";
-        if (!v.decided)
-            v.text += " Undecided after " + std::to_string(m_result.blocks) + " blocks.";
+                            std::to_string(m_result.blocks) + " blocks." + settle;
         break;
     case TuneResult::Stop::Cancelled:
     case TuneResult::Stop::ConnectionLost:
     case TuneResult::Stop::Failed:
-        v.decided = false;
-        if (v.confidence == Verdict::Confidence::High)
-            v.confidence = Verdict::Confidence::Medium;
-        if (m_result.blocks < kMinBlocks)
-            v.confidence = Verdict::Confidence::Low;
         break;
     }
-    // The noise floor of each measure, over the whole blocks.
-    const auto pairs = blockPairs(m_trials, m_repeats, 0);
-    for (auto m : kMeasures) {
-        const bool measured = std::any_of(pairs.begin(), pairs.end(), [m](const BlockPair& p) {
-            return p.baselineA.get(m) && p.baselineB.get(m);
-        });
-        if (measured)
-            m_result.noiseFloor.emplace_back(m, noiseFloor(pairs, m));
+    if (m_result.stop != TuneResult::Stop::Decided && v.decided) {
+        // A verdict is reached only by a run that ends at a look it decides.
+        v.decided = false;
+        v.winner.reset();
+        v.tied.clear();
+        v.outcome = Verdict::Outcome::Open;
     }
     m_result.seconds = elapsed();
 }
@@ -438,6 +455,42 @@ void Run::go() {
 
 double trialSeconds(const TuneSpec& spec) {
     return spec.idleSeconds + phaseCount(spec) * std::max(1.0, spec.test.phaseSeconds) + 0.5;
+}
+
+TuneEstimate estimateTune(const TuneSpec& spec, int candidates) {
+    TuneEstimate e;
+    const int k = std::max(1, candidates - 1);
+    e.plan = makePlan(k);
+    e.trialsPerBlock = k + 2;
+    // Each candidate's trial applies and reverts: a second over SSH is a fair allowance.
+    constexpr double applyAllowance = 1.5;
+    e.blockSeconds = e.trialsPerBlock * trialSeconds(spec) + k * applyAllowance;
+    e.fewestSeconds = e.plan.fewest() * e.blockSeconds;
+    e.mostSeconds = e.plan.most() * e.blockSeconds;
+    e.blocksInBudget = static_cast<int>(spec.budgetSeconds / e.blockSeconds);
+    e.fits = e.blocksInBudget >= e.plan.fewest();
+    e.fitsAll = e.blocksInBudget >= e.plan.most();
+    const auto minutes = [](double sec) {
+        const int m = std::max(1, static_cast<int>(std::ceil(sec / 60)));
+        return std::to_string(m) + " min";
+    };
+    e.text = std::to_string(e.plan.fewest()) + " to " + std::to_string(e.plan.most()) +
+             " blocks of " + std::to_string(e.trialsPerBlock) + " trials of about " +
+             std::to_string(static_cast<int>(std::lround(trialSeconds(spec)))) +
+             " s: " + minutes(e.fewestSeconds) + " to " + minutes(e.mostSeconds) + ". ";
+    if (!e.fits)
+        e.text += "The budget of " + minutes(spec.budgetSeconds) +
+                  " cannot reach the first look: give it at least " + minutes(e.fewestSeconds) +
+                  ".";
+    else if (!e.fitsAll)
+        e.text += "The budget of " + minutes(spec.budgetSeconds) + " fits " +
+                  std::to_string(e.blocksInBudget) +
+                  " blocks: a run that needs more ends "
+                  "unsettled; " +
+                  minutes(e.mostSeconds) + " would fit the whole plan.";
+    else
+        e.text += "The budget of " + minutes(spec.budgetSeconds) + " fits the whole plan.";
+    return e;
 }
 
 TuneResult runTune(Router& router, const Snapshot& snap, std::vector<Candidate> candidates,
@@ -463,6 +516,18 @@ TuneResult runTune(Router& router, const Snapshot& snap, std::vector<Candidate> 
                                            std::string(text::trim(check->err)) + "."
                                      : "The router's state directory is not safe: " +
                                            std::string(text::trim(check->err));
+        return result;
+    }
+    // The plan, fixed before the first trial; a budget that cannot reach its first look is
+    // refused, before anything is applied.
+    const auto estimate = estimateTune(spec, static_cast<int>(result.candidates.size()));
+    result.plan = estimate.plan;
+    result.marginPct = spec.marginPct;
+    result.latencyMarginMs = spec.latencyMarginMs;
+    result.blockSeconds = estimate.blockSeconds;
+    if (!estimate.fits) {
+        result.stop = TuneResult::Stop::Failed;
+        result.stopText = "The plan needs " + estimate.text;
         return result;
     }
     Run run(router, snap, spec, rec, hooks, result);

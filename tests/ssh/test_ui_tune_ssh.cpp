@@ -64,8 +64,9 @@ int rowOf(const QTreeWidget* list, int column, const QString& text) {
 } // namespace
 
 // The grid's pending edits (the planner's layout) against the baseline, download in 2 s
-// phases, six blocks asked for within 24 s: the run ends by its budget, each trial measured
-// iperf3's throughput, and the files under the root hold the masks they held before.
+// phases: a budget of 24 s cannot reach the plan's first look and is refused before anything is
+// applied; with room, a block and more run (each trial measured iperf3's throughput), a cancel
+// ends it, and the files under the root hold the masks they held before.
 TEST_P(UiSsh, TunesOverTheSessionUnderAnIperf3LoadAndEndsOnTheBaseline) {
     Iperf3Server iperf3(m_tmp);
     ASSERT_GT(iperf3.port, 0) << "no iperf3 server";
@@ -76,7 +77,7 @@ TEST_P(UiSsh, TunesOverTheSessionUnderAnIperf3LoadAndEndsOnTheBaseline) {
     m_window.recommend();
     ASSERT_GT(m_window.gridModel()->changedCount(), 0);
 
-    auto setUp = [&](TuneDialog& d, int blocks, int budget) {
+    auto setUp = [&](TuneDialog& d, int budget) {
         const int edits = rowOf(d.candidateList(), 1, QStringLiteral("your edits"));
         ASSERT_GT(edits, 0);
         d.checkOnly({edits});
@@ -86,24 +87,32 @@ TEST_P(UiSsh, TunesOverTheSessionUnderAnIperf3LoadAndEndsOnTheBaseline) {
         d.bothBox()->setChecked(false);
         d.phaseSecondsBox()->setValue(2);
         d.idleSecondsBox()->setValue(1);
-        d.blocksBox()->setValue(blocks);
         d.budgetBox()->setValue(budget);
     };
 
     auto* d = m_window.openTuneDialog();
     ASSERT_TRUE(d);
-    setUp(*d, 6, 24); // six blocks do not fit in 24 s: the budget ends it
+    setUp(*d, 24); // the plan's first look is 8 blocks of 3 trials: far beyond 24 s
+    EXPECT_TRUE(d->planText().contains(QStringLiteral("cannot reach the first look")))
+        << d->planText().toStdString();
+    EXPECT_FALSE(d->start());
+    EXPECT_EQ(d->stage(), TuneDialog::Stage::Setup);
+    EXPECT_EQ(steering(m_root), before);
+    setUp(*d, 900);
     ASSERT_TRUE(d->start());
     // The candidate is in force on the router at some point, over the session.
     ASSERT_TRUE(QTest::qWaitFor([&] { return steering(m_root) != before; }, 30000))
         << d->progressText().toStdString();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return d->stage() == TuneDialog::Stage::Done; }, 120000))
+    // A whole block and the next begun, then cancelled.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return d->trialsStarted() >= 4; }, 60000))
+        << d->progressText().toStdString();
+    d->cancelButton()->click();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return d->stage() == TuneDialog::Stage::Done; }, 60000))
         << d->progressText().toStdString();
     const auto result = d->result();
     ASSERT_TRUE(result) << d->verdictText().toStdString();
-    EXPECT_EQ(result->stop, measure::TuneResult::Stop::Budget) << result->stopText;
-    EXPECT_TRUE(d->verdictText().contains(QStringLiteral("budget")))
-        << d->verdictText().toStdString();
+    EXPECT_EQ(result->stop, measure::TuneResult::Stop::Cancelled) << result->stopText;
+    EXPECT_FALSE(result->verdict.winner); // no winner without a decision
     EXPECT_TRUE(result->baselineRestored);
     EXPECT_GE(result->blocks, 1);
     ASSERT_GE(result->trials.size(), 3u);
@@ -124,7 +133,7 @@ TEST_P(UiSsh, TunesOverTheSessionUnderAnIperf3LoadAndEndsOnTheBaseline) {
     // the baseline is back at once.
     d = m_window.openTuneDialog();
     ASSERT_TRUE(d);
-    setUp(*d, 2, 600);
+    setUp(*d, 600);
     ASSERT_TRUE(d->start());
     ASSERT_TRUE(QTest::qWaitFor([&] { return steering(m_root) != before; }, 30000))
         << d->progressText().toStdString() << " | " << d->verdictText().toStdString() << " | "

@@ -78,9 +78,9 @@ TuneDialog::TuneDialog(const QString& router, SnapshotPtr snapshot,
       m_pages(new QStackedWidget), m_list(new QTreeWidget), m_detail(new QLabel),
       m_load(new QComboBox), m_streams(spin(1, 32, 4, tr(" streams"))),
       m_download(new QCheckBox(tr("Download"))), m_upload(new QCheckBox(tr("Upload"))),
-      m_both(new QCheckBox(tr("Both ways"))), m_phaseSeconds(spin(1, 3600, 10, tr(" s"))),
-      m_idleSeconds(spin(1, 60, 2, tr(" s"))), m_blocks(spin(2, 100, kMinBlocks, QString())),
-      m_budget(spin(10, 7 * 86400, 900, tr(" s"))), m_objective(new QComboBox),
+      m_both(new QCheckBox(tr("Both ways"))), m_phaseSeconds(spin(1, 3600, 5, tr(" s"))),
+      m_idleSeconds(spin(1, 60, 2, tr(" s"))), m_margin(spin(0, 50, 3, tr(" %"))),
+      m_plan(new QLabel), m_budget(spin(10, 7 * 86400, 1800, tr(" s"))), m_objective(new QComboBox),
       m_problem(new QLabel), m_progress(new QLabel), m_bar(new QProgressBar), m_notes(new QLabel),
       m_verdict(new QLabel), m_table(new TuneTable), m_plot(new TunePlot),
       m_start(new QPushButton(tr("&Start"))), m_cancel(new QPushButton(tr("Cancel the run"))),
@@ -119,6 +119,7 @@ TuneDialog::TuneDialog(const QString& router, SnapshotPtr snapshot,
     box->addWidget(m_pages, 1);
     box->addLayout(buttons);
     setStage(Stage::Setup);
+    m_plan->setText(planText().toHtmlEscaped());
 }
 
 QWidget* TuneDialog::buildSetup(const QStringList& notes, const QStringList& loadTargets) {
@@ -126,9 +127,11 @@ QWidget* TuneDialog::buildSetup(const QStringList& notes, const QStringList& loa
     auto* box = new QVBoxLayout(page);
     auto* intro = new QLabel(
         tr("Each checked layout is tried on the router under load, in blocks: every candidate "
-           "once a block, in an order of its own, and the current layout twice, which measures "
-           "the noise. A candidate is applied with the automatic revert armed and reverted after "
-           "its trial; the router is on its current layout at the end, or cancelled."));
+           "once a block, in an order of its own, and the current layout twice, against which "
+           "each is compared. A layout wins only when it beats the current one by the smallest "
+           "gain worth a change, at 95 % confidence over every candidate and every look. A "
+           "candidate is applied with the automatic revert armed and reverted after its trial; "
+           "the router is on its current layout at the end, or cancelled."));
     intro->setWordWrap(true);
     box->addWidget(intro);
     m_list->setColumnCount(4);
@@ -193,17 +196,30 @@ QWidget* TuneDialog::buildSetup(const QStringList& notes, const QStringList& loa
     form->addRow(tr("Each phase:"), m_phaseSeconds);
     m_idleSeconds->setToolTip(tr("Idle after the candidate is applied: the latency's baseline"));
     form->addRow(tr("Idle before the load:"), m_idleSeconds);
-    m_blocks->setToolTip(tr("The fewest blocks before a verdict (6: the fewest for a 95 % interval "
-                            "on a median); up to three times as many while it is open"));
-    form->addRow(tr("Blocks, at least:"), m_blocks);
+    m_margin->setToolTip(
+        tr("The smallest gain worth a change, in percent of the current layout's: a winner's "
+           "gain must clear it at the lower end of its 95 % interval, and what must not get "
+           "worse may lose at most this much (latency at most 5 ms)"));
+    form->addRow(tr("Smallest gain worth a change:"), m_margin);
     m_budget->setSingleStep(60);
     form->addRow(tr("Time budget:"), m_budget);
     m_objective->addItem(tr("Throughput (latency must not get worse)"),
                          static_cast<int>(Objective::Throughput));
     m_objective->addItem(tr("Latency (throughput must not get worse)"),
                          static_cast<int>(Objective::Latency));
+    m_objective->addItem(tr("Headroom: the busiest core's load (throughput and latency must not "
+                            "get worse)"),
+                         static_cast<int>(Objective::Headroom));
     form->addRow(tr("Objective:"), m_objective);
+    m_plan->setWordWrap(true);
+    form->addRow(tr("The plan:"), m_plan);
     box->addLayout(form);
+    const auto update = [this] { m_plan->setText(planText().toHtmlEscaped()); };
+    for (auto* sp : {m_phaseSeconds, m_idleSeconds, m_budget})
+        connect(sp, &QSpinBox::valueChanged, this, update);
+    for (auto* cb : {m_download, m_upload, m_both})
+        connect(cb, &QCheckBox::toggled, this, update);
+    connect(m_list, &QTreeWidget::itemChanged, this, update);
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #c62828"));
     box->addWidget(m_problem);
@@ -349,7 +365,7 @@ std::optional<TuneRequest> TuneDialog::request(QString* error) const {
     }
     spec.test.phaseSeconds = m_phaseSeconds->value();
     spec.idleSeconds = m_idleSeconds->value();
-    spec.blocks = m_blocks->value();
+    spec.marginPct = m_margin->value();
     spec.budgetSeconds = m_budget->value();
     spec.objective = static_cast<Objective>(m_objective->currentData().toInt());
     spec.rate = 10;
@@ -376,20 +392,32 @@ bool TuneDialog::start() {
     m_plot->setTune(m_doc);
     m_notes->clear();
     m_verdict->clear();
-    m_bar->setRange(0, m_spec.blocks * static_cast<int>(m_running.size() + 1));
+    const auto plan = estimateTune(m_spec, static_cast<int>(m_running.size()));
+    if (!plan.fits) {
+        m_problem->setText(
+            tr("The plan needs %1").arg(QString::fromStdString(plan.text)).toHtmlEscaped());
+        return false;
+    }
+    m_bar->setRange(0, plan.plan.most() * plan.trialsPerBlock);
     m_bar->setValue(0);
-    m_progress->setText(tr("Starting: %1 candidates, at least %2 blocks of %3 trials of %4 each "
-                           "(%5 of the budget).")
+    m_progress->setText(tr("Starting: %1 candidates; %2")
                             .arg(m_running.size())
-                            .arg(m_spec.blocks)
-                            .arg(m_running.size() + 1)
-                            .arg(duration(trialSeconds(m_spec)), duration(m_spec.budgetSeconds)));
+                            .arg(QString::fromStdString(plan.text).toHtmlEscaped()));
     setStage(Stage::Running);
     if (const auto target = m_load->currentText().trimmed(); !target.isEmpty())
         Q_EMIT loadTargetUsed(target.startsWith(QLatin1String("iperf3://")) ? target.mid(9)
                                                                             : target);
     Q_EMIT startRequested(*r);
     return true;
+}
+
+QString TuneDialog::planText() const {
+    QString error;
+    const auto r = request(&error);
+    if (!r)
+        return error;
+    return QString::fromStdString(
+        estimateTune(r->spec, static_cast<int>(r->candidates.size())).text);
 }
 
 QString TuneDialog::candidateName(int index) const {
@@ -415,13 +443,12 @@ void TuneDialog::onProgress(const TuneProgress& p) {
     }
     const int per = std::max(1, p.trialsPerBlock);
     const int done = p.block * per + p.trial;
-    if (m_bar->maximum() < (p.block + 1) * per)
-        m_bar->setMaximum((p.block + 1) * per); // a block beyond the fewest
+    m_bar->setMaximum(std::max(m_bar->maximum(), p.blocks * per));
     m_bar->setValue(done);
-    // What is left of the fewest blocks at a trial's length, within the budget.
+    // What is left of the plan at a trial's length, within the budget.
     const double estimate =
         std::max(0, std::max(p.blocks, p.block + 1) * per - done) * trialSeconds(m_spec);
-    m_progress->setText(tr("Block %1 of at least %2, trial %3 of %4: <b>%5</b>. About %6 left "
+    m_progress->setText(tr("Block %1 of at most %2, trial %3 of %4: <b>%5</b>. At most %6 left "
                            "(%7 of the budget).")
                             .arg(p.block + 1)
                             .arg(p.blocks)
@@ -451,9 +478,9 @@ void TuneDialog::onFinished(TuneResultPtr result, RecordingPtr recording, const 
     const int rows = m_table->minimumHeight();
     m_split->setSizes({rows, std::max(0, m_split->height() - rows)});
     const auto& v = m_result->verdict;
-    QString text = tr("<b>%1</b><br>Confidence: %2. %3")
+    QString text = tr("<b>%1</b><br>%2 %3")
                        .arg(QString::fromStdString(v.text).toHtmlEscaped(),
-                            QString::fromLatin1(toString(v.confidence)),
+                            v.decided ? tr("Decided.") : tr("Not decided: no winner is named."),
                             QString::fromStdString(m_result->stopText).toHtmlEscaped());
     if (!m_result->baselineRestored)
         text += tr("<br><b>The router is to restore its current layout by itself within %1 s "

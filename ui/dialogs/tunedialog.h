@@ -68,7 +68,9 @@ public:
     QCheckBox* bothBox() const { return m_both; }
     QSpinBox* phaseSecondsBox() const { return m_phaseSeconds; }
     QSpinBox* idleSecondsBox() const { return m_idleSeconds; }
-    QSpinBox* blocksBox() const { return m_blocks; }
+    QSpinBox* marginBox() const { return m_margin; }
+    // Before Start: the plan's trials and time, and whether the budget fits them.
+    QString planText() const;
     QSpinBox* budgetBox() const { return m_budget; }
     QComboBox* objectiveBox() const { return m_objective; }
     // Checks the candidates by their row in the list (the baseline, row 0, stays checked).
@@ -146,7 +148,8 @@ private:
     QCheckBox* m_both;
     QSpinBox* m_phaseSeconds;
     QSpinBox* m_idleSeconds;
-    QSpinBox* m_blocks;
+    QSpinBox* m_margin;
+    QLabel* m_plan;
     QSpinBox* m_budget;
     QComboBox* m_objective;
     QLabel* m_problem;

@@ -29,7 +29,8 @@ std::optional<TuneEstimate> tuneEstimate(const json& j) {
     if (!j.is_object() || !j.contains("ci95") || !j["ci95"].is_array() || j["ci95"].size() != 2 ||
         !j["ci95"][0].is_number() || !j["ci95"][1].is_number())
         return std::nullopt;
-    const auto median = tuneNumber(j, "median");
+    // A candidate's own values carry their median; a gain, the mean of its blocks' gains.
+    const auto median = j.contains("mean") ? tuneNumber(j, "mean") : tuneNumber(j, "median");
     const auto n = tuneNumber(j, "n");
     const double lo = j["ci95"][0].get<double>(), hi = j["ci95"][1].get<double>();
     if (!median || !n || !std::isfinite(lo) || !std::isfinite(hi) || *n < 0 || *n > 1e6)
@@ -81,8 +82,8 @@ TuneTable::TuneTable(QWidget* parent) : QTableWidget(parent) {
         ->setToolTip(tr("The latency increase over the idle baseline under the upload"));
     horizontalHeaderItem(Gain)->setToolTip(
         tr("The objective's gain against the baseline of the same block, per direction: the "
-           "median of the blocks' differences and its 95 % interval; positive is better (more "
-           "throughput, or milliseconds saved)"));
+           "mean of the blocks' differences and its 95 % simultaneous interval (every candidate, "
+           "every look); positive is better (more throughput, or milliseconds saved)"));
     verticalHeader()->hide();
     setWordWrap(false);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -118,9 +119,15 @@ void TuneTable::setTune(const json& tune) {
             const char* key = throughput ? "bps" : "latency_increase_ms";
             QStringList each;
             for (const char* dir : {"download", "upload"})
-                if (const auto& e = tuneAt(tuneAt(g, dir), key); tuneEstimate(e))
-                    each << (dir[0] == 'd' ? tr("down %1") : tr("up %1"))
-                                .arg(estimateText(e, throughput, true));
+                if (const auto& e = tuneAt(tuneAt(g, dir), key); tuneEstimate(e)) {
+                    auto text = (dir[0] == 'd' ? tr("down %1") : tr("up %1"))
+                                    .arg(estimateText(e, throughput, true));
+                    if (const auto pct = tuneNumber(e, "gain_pct"))
+                        text += QStringLiteral(" (%1%2 %)")
+                                    .arg(*pct >= 0 ? QStringLiteral("+") : QString())
+                                    .arg(*pct, 0, 'f', 1);
+                    each << text;
+                }
             gain = each.isEmpty() ? tr("not measured twice yet") : each.join(QStringLiteral("; "));
         }
         const QString cells[Columns] = {

@@ -48,7 +48,10 @@ TEST(CliTune, WhatItNeedsIsCheckedFirst) {
     refused({"tune", "demo", "--record", file, "--phases", "upload,upload"},
             "--phases names 'upload' twice");
     refused({"tune", "demo", "--record", file, "--objective", "speed"}, "--objective");
-    refused({"tune", "demo", "--record", file, "--blocks", "1"}, "--blocks");
+    refused({"tune", "demo", "--record", file, "--margin", "-1"}, "--margin");
+    // A budget that cannot reach the plan's first look, before anything is applied.
+    refused({"tune", "demo", "--record", file, "--budget", "30"},
+            "cannot reach the first look: give it at least");
     refused({"tune", "demo", "--record", file, "--idle-seconds", "0.5"}, "--idle-seconds");
     refused({"tune", "demo", "--record", file, "--load", "http://127.0.0.1/big", "--phases",
              "download,upload"},
@@ -72,11 +75,12 @@ TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsACopyOfTheBaselineFromNoise)
     const auto file = (dir / "tune.csrec").string();
     const auto r = tuneCli({"tune", "demo", "--no-plan", "--candidate",
                             CORESTEER_PRESETS_DIR "/nanopi-r6s-option1.json", "--candidate", same,
-                            "--phases", "download", "--phase-seconds", "1", "--budget", "200",
-                            "--record", file, "--json"});
+                            "--phases", "download", "--phase-seconds", "1", "--idle-seconds", "1",
+                            "--budget", "200", "--record", file, "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
     // Progress on stderr: the blocks and the trials.
-    EXPECT_NE(r.err.find("block 1 of at least 6, trial 1 of 4"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("block 1 of at most 18, trial 1 of 4"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the plan: 9 to 18 blocks of 4 trials"), std::string::npos) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["candidates"].size(), 3u) << j.dump(1).substr(0, 2000);
     EXPECT_EQ(j["candidates"][0]["source"], "current");
@@ -85,23 +89,27 @@ TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsACopyOfTheBaselineFromNoise)
     EXPECT_EQ(j["candidates"][2]["source"], "file"); // named as `preset save` named it
     EXPECT_EQ(j["candidates"][2]["changes"], "changes nothing");
     EXPECT_EQ(j["winner"], "R6S option 1") << j["verdict"];
-    EXPECT_NE(j["confidence"], "low");
-    EXPECT_GE(j["blocks"].get<int>(), 6);
+    EXPECT_TRUE(j["decided"].get<bool>());
+    EXPECT_EQ(j["stopped"], "decided");
+    EXPECT_GE(j["blocks"].get<int>(), 9);
     EXPECT_TRUE(j["baseline_restored"].get<bool>());
     EXPECT_TRUE(j["kept"].is_null());
-    // The winner's download gain: its interval clear of zero and of the A/A floor.
+    // The winner's download gain: its interval clear of the margin, in Mbit/s and percent.
     const auto& gain = j["candidates"][1]["gain_vs_baseline"]["download"]["bps"];
-    const double floor = j["noise_floor"]["download"]["bps"].get<double>();
-    EXPECT_GT(gain["ci95"][0].get<double>(), floor) << gain.dump() << " floor " << floor;
-    EXPECT_GT(floor, 0.0); // the model's noise is there to see
+    EXPECT_GT(gain["ci95"][0].get<double>(), gain["margin"].get<double>()) << gain.dump();
+    EXPECT_GT(gain["gain_pct"].get<double>(), 5.0) << gain.dump();
+    EXPECT_LT(gain["ci95"][0].get<double>(), gain["ci95"][1].get<double>()); // the noise shows
     // Its latency under load is far lower: the LITTLE core no longer saturates.
-    EXPECT_GT(j["candidates"][1]["gain_vs_baseline"]["download"]["latency_increase_ms"]["median"]
+    EXPECT_GT(j["candidates"][1]["gain_vs_baseline"]["download"]["latency_increase_ms"]["mean"]
                   .get<double>(),
               10.0);
+    EXPECT_NE(j["verdict"].get<std::string>().find("Also beyond the margin: latency increase"),
+              std::string::npos)
+        << j["verdict"];
     // The copy of the baseline does not win: its gain is noise.
-    EXPECT_FALSE(j["candidates"][2]["wins"].get<bool>());
+    EXPECT_FALSE(j["candidates"][2]["qualifies"].get<bool>());
     const auto& aa = j["candidates"][2]["gain_vs_baseline"]["download"]["bps"];
-    EXPECT_LT(std::abs(aa["median"].get<double>()), std::abs(gain["median"].get<double>()) / 4)
+    EXPECT_LT(std::abs(aa["mean"].get<double>()), std::abs(gain["mean"].get<double>()) / 4)
         << aa.dump();
     for (const auto& c : j["candidates"])
         for (const auto& t : c["trials"]) {

@@ -68,14 +68,18 @@ TEST(Trial, SteadyThroughputAndTheIncreaseOverTheBlocksIdle) {
     ASSERT_TRUE(r.measures.uploadBps);
     EXPECT_DOUBLE_EQ(*r.measures.uploadBps, 40e6);
     EXPECT_EQ(r.headlineProbe, "8.8.8.8");
-    // Under download, after the ramp (30 % of the 2.1 s phase: from 11.63 s): 56..69 ms, whose
-    // median is 62.5, over the 21.5 ms idle median; the p90 is the 13th of the 14.
+    // Under download, after the ramp (30 % of the 2.1 s phase: from 11.63 s): 56..69 ms over
+    // the 21.5 ms idle median, and the probe lost at 12.0 s, which counts as an increase of
+    // kLostProbeMs, worse than any: the median is the 8th of the 15 (63 ms), the p90 the 14th.
     ASSERT_TRUE(r.measures.downloadLatencyMs);
-    EXPECT_DOUBLE_EQ(*r.measures.downloadLatencyMs, 62.5 - 21.5);
+    EXPECT_DOUBLE_EQ(*r.measures.downloadLatencyMs, 63.0 - 21.5);
     ASSERT_EQ(r.probes.size(), 2u);
     EXPECT_EQ(r.probes[0].name, "8.8.8.8");
-    EXPECT_DOUBLE_EQ(*r.probes[0].downP90, 68.0 - 21.5);
+    EXPECT_DOUBLE_EQ(*r.probes[0].downP90, 69.0 - 21.5);
     EXPECT_EQ(r.probes[0].lost, 1);
+    // The p90 measure is the mean of the directions' (the upload's: its one probe, 8.5 ms).
+    ASSERT_TRUE(r.measures.latencyP90Ms);
+    EXPECT_DOUBLE_EQ(*r.measures.latencyP90Ms, (69.0 - 21.5 + 30.0 - 21.5) / 2);
     EXPECT_DOUBLE_EQ(*r.measures.uploadLatencyMs, 30.0 - 21.5);
     // The lan probe answered only while idle: no increase.
     EXPECT_FALSE(r.probes[1].downMedian);
@@ -84,6 +88,7 @@ TEST(Trial, SteadyThroughputAndTheIncreaseOverTheBlocksIdle) {
     EXPECT_DOUBLE_EQ(r.busy[0], 0.3);
     EXPECT_EQ(r.busiestCore, 1);
     EXPECT_DOUBLE_EQ(r.busiestShare, 0.9);
+    EXPECT_DOUBLE_EQ(*r.measures.busiestShare, 0.9); // the headroom objective's measure
     EXPECT_DOUBLE_EQ(r.softirq[1], 0.45);
 }
 
@@ -111,4 +116,23 @@ TEST(Trial, TheHeadlineProbeSeesMostOfThePath) {
     EXPECT_EQ(headlineProbe({}), "");
     EXPECT_DOUBLE_EQ(percentile({5, 1, 4, 2, 3, 6, 7, 8, 9, 10}, 0.9), 9);
     EXPECT_DOUBLE_EQ(percentile({}, 0.9), 0);
+}
+
+// A layout that drops probes must not look better for it: a trial whose probes under load are
+// mostly lost has a latency increase of kLostProbeMs, not the few that came back.
+TEST(Trial, LostProbesCountAgainstTheTrial) {
+    TrialLog log;
+    log.phase(0, "idle");
+    for (int i = 0; i < 5; ++i)
+        log.latency(0.1 * i, 10.0, "8.8.8.8");
+    log.phase(1, "download");
+    for (int i = 0; i < 20; ++i)
+        log.latency(1.5 + 0.1 * i, i % 4 == 0 ? std::optional<double>(12.0) : std::nullopt,
+                    "8.8.8.8");
+    log.phase(4, "done");
+    log.end(4);
+    const auto r = TrialResult::measure(log, blockIdle({&log}));
+    ASSERT_TRUE(r.measures.downloadLatencyMs);
+    EXPECT_DOUBLE_EQ(*r.measures.downloadLatencyMs, kLostProbeMs);
+    EXPECT_EQ(r.probes[0].lost, 15);
 }

@@ -155,14 +155,22 @@ TEST(Tuner, FindsTheLayoutThatForwardsMoreAndLeavesTheBaseline) {
     EXPECT_EQ(res.stop, TuneResult::Stop::Decided) << res.stopText << " " << res.verdict.text;
     ASSERT_TRUE(res.verdict.winner) << res.verdict.text;
     EXPECT_EQ(*res.verdict.winner, 1) << res.verdict.text;
-    EXPECT_EQ(res.blocks, kMinBlocks);
-    EXPECT_NE(res.verdict.text.find("receive on CPU1 wins"), std::string::npos);
-    EXPECT_NE(res.verdict.confidence, Verdict::Confidence::Low);
+    // A gain of half the baseline on a few percent of noise: decided at the plan's first look.
+    const int blocks = res.plan.fewest();
+    EXPECT_EQ(res.blocks, blocks);
+    EXPECT_TRUE(res.verdict.decided);
+    EXPECT_EQ(res.verdict.text.rfind("receive on CPU1 wins: throughput +", 0), 0u)
+        << res.verdict.text;
+    EXPECT_NE(res.stopText.find("settled after " + std::to_string(blocks) +
+                                " blocks, at the "
+                                "plan's look 1 of 4"),
+              std::string::npos)
+        << res.stopText;
     EXPECT_TRUE(res.baselineRestored);
     EXPECT_EQ(readMask(r.root), before); // every trial reverted
     // Every block ran each candidate once and the baseline twice.
-    ASSERT_EQ(res.trials.size(), static_cast<std::size_t>(kMinBlocks) * 4);
-    for (int b = 0; b < kMinBlocks; ++b) {
+    ASSERT_EQ(res.trials.size(), static_cast<std::size_t>(blocks) * 4);
+    for (int b = 0; b < blocks; ++b) {
         int counts[3] = {0, 0, 0};
         for (const auto& t : res.trials)
             if (t.block == b)
@@ -185,28 +193,36 @@ TEST(Tuner, FindsTheLayoutThatForwardsMoreAndLeavesTheBaseline) {
         EXPECT_FALSE(t.measures.uploadBps); // no upload phase ran
         EXPECT_LT(t.start, t.end);
     }
-    // The A/A floor is small beside the gain; the JSON carries it all.
+    // The JSON carries it all: the gain with its interval and in percent.
     const auto j = tuneJson(res, Objective::Throughput);
-    EXPECT_EQ(j["schema"], "coresteer.tune/1");
+    EXPECT_EQ(j["schema"], "coresteer.tune/2");
     EXPECT_EQ(j["winner"], "receive on CPU1");
+    EXPECT_EQ(j["leader"], "receive on CPU1");
+    EXPECT_EQ(j["outcome"], "winner");
+    EXPECT_TRUE(j["decided"].get<bool>());
+    EXPECT_EQ(j["plan"]["looks"][0], blocks);
     EXPECT_EQ(j["candidates"].size(), 3u);
     EXPECT_EQ(j["candidates"][0]["source"], "current");
     EXPECT_FALSE(j["candidates"][0].contains("gain_vs_baseline"));
     const auto& g = j["candidates"][1]["gain_vs_baseline"]["download"]["bps"];
-    EXPECT_GT(g["ci95"][0].get<double>(), j["noise_floor"]["download"]["bps"].get<double>());
-    EXPECT_NEAR(g["median"].get<double>(), 100e6, 15e6);
-    EXPECT_EQ(j["candidates"][1]["trials"].size(), static_cast<std::size_t>(kMinBlocks));
-    EXPECT_EQ(j["candidates"][0]["trials"].size(), 2u * kMinBlocks);
+    EXPECT_GT(g["ci95"][0].get<double>(), g["margin"].get<double>());
+    EXPECT_NEAR(g["mean"].get<double>(), 100e6, 15e6);
+    EXPECT_NEAR(g["gain_pct"].get<double>(), 50, 8);
+    EXPECT_LT(g["ci95_pct"][0].get<double>(), g["gain_pct"].get<double>());
+    EXPECT_NEAR(j["candidates"][1]["gain_vs_baseline"]["throughput"]["mean"].get<double>(), 0.5,
+                0.08);
+    EXPECT_EQ(j["candidates"][1]["trials"].size(), static_cast<std::size_t>(blocks));
+    EXPECT_EQ(j["candidates"][0]["trials"].size(), 2u * blocks);
     // Receive on CPU0 alone forwards less: its interval lies below zero, and it does not win.
     EXPECT_LT(j["candidates"][2]["gain_vs_baseline"]["download"]["bps"]["ci95"][1].get<double>(),
               0.0);
-    EXPECT_FALSE(j["candidates"][2]["wins"].get<bool>());
-    EXPECT_EQ(j["noise_floor"].count("upload"), 0u);
+    EXPECT_FALSE(j["candidates"][2]["qualifies"].get<bool>());
+    EXPECT_TRUE(j["candidates"][1]["gain_vs_baseline"]["upload"]["bps"].is_null());
     // One recording: every trial's start and end, and the result as its tune section.
     rec.setTune(jsonText(j, -1));
     int ends = 0;
-    EXPECT_EQ(trialMarks(rec.text(), &ends), kMinBlocks * 4);
-    EXPECT_EQ(ends, kMinBlocks * 4);
+    EXPECT_EQ(trialMarks(rec.text(), &ends), blocks * 4);
+    EXPECT_EQ(ends, blocks * 4);
     std::string error;
     const auto back = live::readRecording(rec.text(), &error);
     ASSERT_TRUE(back) << error;
@@ -236,12 +252,18 @@ TEST(Tuner, ACandidateTheRouterRefusesIsLeftOutAndTheRestGoOn) {
         if (!p.message.empty())
             said.push_back(p.message);
     };
-    auto spec = quickSpec();
-    spec.blocks = 2;
-    spec.maxBlocks = 2;
+    // Two blocks are enough to see it: cancelled after them.
+    std::atomic<bool> cancel{false};
+    hooks.cancel = &cancel;
+    hooks.verdict = [&](const Verdict& v, int blocks) {
+        EXPECT_FALSE(v.decided); // never between looks
+        if (blocks == 2)
+            cancel = true;
+    };
     live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
-    const auto res = runTune(*r.router, r.snap, cands, spec, rec, hooks);
-    EXPECT_EQ(res.stop, TuneResult::Stop::MaxBlocks) << res.stopText;
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::Cancelled) << res.stopText;
+    EXPECT_FALSE(res.verdict.winner);
     ASSERT_EQ(res.leftOut.size(), 3u);
     EXPECT_NE(res.leftOut[1].find("the router refused it"), std::string::npos) << res.leftOut[1];
     EXPECT_TRUE(res.leftOut[2].empty());
@@ -324,22 +346,23 @@ TEST(Tuner, DoesNotStartWhileAnotherApplyIsPending) {
 TEST(TuneJson, TextFromAHostileDocumentIsPrintableOrRefused) {
     std::string error;
     EXPECT_FALSE(tuneText(nlohmann::json::parse(R"({"schema": "x"})"), &error));
-    EXPECT_NE(error.find("coresteer.tune/1"), std::string::npos);
+    EXPECT_NE(error.find("coresteer.tune/2"), std::string::npos);
     EXPECT_FALSE(tuneText(nlohmann::json::array(), &error));
-    const auto doc = nlohmann::json::parse(R"({"schema": "coresteer.tune/1",
+    const auto doc = nlohmann::json::parse(R"({"schema": "coresteer.tune/2",
         "candidates": [{"name": "\u001b]0;pwned\u0007", "source": "current",
                         "download": {"bps": {"median": "x", "ci95": [1]}}},
-                       7, {"name": 3, "gain_vs_baseline": {"download": {"bps":
-                        {"median": 1e308, "ci95": [null, 2]}}}}],
-        "verdict": "\u001b[2J", "noise_floor": {"download": {"bps": "big"}},
-        "blocks": "six"})");
+                       7, {"name": 3, "gain_vs_baseline": {"throughput":
+                        {"mean": 1e308, "ci95": [null, 2]}, "download": {"bps":
+                        {"mean": 1e308, "gain_pct": "x"}}}}],
+        "verdict": "\u001b[2J", "plan": {"looks": ["x", 1e300, -1]}, "tied": [3, "\u001b"],
+        "blocks": "six", "objective": "\u001b[31m"})");
     const auto t = tuneText(doc, &error);
     ASSERT_TRUE(t) << error;
     EXPECT_EQ(t->find('\x1b'), std::string::npos);
     EXPECT_EQ(t->find('\x07'), std::string::npos);
     // A name from a shared preset file: a line break, U+2028, shell and a great length stay on
     // the candidate's one row, without the separator, and cut short.
-    nlohmann::json named = nlohmann::json::parse(R"({"schema": "coresteer.tune/1",
+    nlohmann::json named = nlohmann::json::parse(R"({"schema": "coresteer.tune/2",
         "candidates": [{"name": "a\nFAKE ROW\u2028$(reboot)'\"", "source": "file"}]})");
     named["candidates"].push_back({{"name", std::string(10000, 'x')}, {"source", "file"}});
     const auto n = tuneText(named, &error);
@@ -350,4 +373,71 @@ TEST(TuneJson, TextFromAHostileDocumentIsPrintableOrRefused) {
     std::istringstream lines(*n);
     for (std::string line; std::getline(lines, line);)
         EXPECT_LT(line.size(), 400u) << line.substr(0, 80);
+}
+
+// A tune recorded by the version before (coresteer.tune/1) still reads: its verdict alone.
+TEST(TuneJson, AnEarlierVersionsTunePrintsItsVerdict) {
+    std::string error;
+    const auto t = tuneText(nlohmann::json::parse(R"({"schema": "coresteer.tune/1",
+        "candidates": [], "verdict": "No real difference: keep what you have.",
+        "stop_reason": "The verdict was settled after 6 blocks."})"),
+                            &error);
+    ASSERT_TRUE(t) << error;
+    EXPECT_NE(t->find("earlier version"), std::string::npos) << *t;
+    EXPECT_NE(t->find("No real difference"), std::string::npos) << *t;
+}
+
+TEST(Tuner, ABudgetThatCannotReachTheFirstLookIsRefusedBeforeAnyTrial) {
+    TunerRouter r("budget-short");
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        irqOn("receive on CPU1", "1")};
+    auto spec = quickSpec();
+    spec.budgetSeconds = 20;
+    const auto estimate = estimateTune(spec, 2);
+    EXPECT_FALSE(estimate.fits);
+    EXPECT_NE(estimate.text.find("cannot reach the first look"), std::string::npos)
+        << estimate.text;
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    bool applied = false;
+    TuneHooks hooks;
+    hooks.trial = [&](double, int, int) { applied = true; };
+    const auto res = runTune(*r.router, r.snap, cands, spec, rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::Failed);
+    EXPECT_NE(res.stopText.find("cannot reach the first look: give it at least"), std::string::npos)
+        << res.stopText;
+    EXPECT_FALSE(applied);
+    EXPECT_TRUE(res.trials.empty());
+    EXPECT_EQ(readMask(r.root), "3");
+}
+
+// A run its budget stops before a look decides names no winner: its leader, and how long the
+// rest of the plan would take. The candidate changes nothing the load can see (eth1's
+// transmit interrupt, which the model ignores): the verdict cannot settle early.
+TEST(Tuner, ARunTheBudgetStopsNamesTheLeaderAndNoWinner) {
+    TunerRouter r("budget-open");
+    auto placebo = irqOn("transmit on CPU0", "0");
+    placebo.layout.irqs.front().irq = {"virtio1-output.0", 0};
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        placebo};
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    TuneHooks hooks;
+    model.hook(hooks);
+    auto spec = quickSpec();
+    spec.marginPct = 0; // so that "it gains less than the margin" cannot settle it either
+    const auto estimate = estimateTune(spec, 2);
+    spec.budgetSeconds = estimate.fewestSeconds + 1;
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, spec, rec, hooks);
+    ASSERT_EQ(res.stop, TuneResult::Stop::Budget) << res.stopText << " " << res.verdict.text;
+    EXPECT_LT(res.blocks, res.plan.most());
+    EXPECT_FALSE(res.verdict.winner);
+    EXPECT_FALSE(res.verdict.decided);
+    EXPECT_NE(res.stopText.find("would settle it"), std::string::npos) << res.stopText;
+    const auto j = tuneJson(res, Objective::Throughput);
+    EXPECT_TRUE(j["winner"].is_null());
+    EXPECT_EQ(j["outcome"], "open");
+    EXPECT_EQ(j["stopped"], "budget");
+    EXPECT_EQ(readMask(r.root), "3");
 }
