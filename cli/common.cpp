@@ -219,8 +219,18 @@ std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err,
         err << "coresteer-cli: " << path << ": cannot read\n";
         return std::nullopt;
     }
+    // A layout is a few kilobytes: a file past 1 MiB (or one that never ends, as /dev/zero) is
+    // no layout, and is not read to its end.
+    constexpr std::size_t limit = 1 << 20;
+    std::string body(limit + 1, '\0');
+    in.read(body.data(), static_cast<std::streamsize>(body.size()));
+    body.resize(static_cast<std::size_t>(in.gcount()));
+    if (body.size() > limit) {
+        err << "coresteer-cli: " << path << ": too large for a layout (over 1 MiB)\n";
+        return std::nullopt;
+    }
     std::ostringstream text;
-    text << in.rdbuf();
+    text << body;
     std::string error;
     if (text.str().find("coresteer.preset/") != std::string::npos) {
         auto p = parsePreset(text.str(), &error);

@@ -12,6 +12,8 @@
 #include <cctype>
 #include <csignal>
 
+#include <unistd.h>
+
 namespace coresteer::cli {
 
 using namespace coresteer::live;
@@ -111,21 +113,39 @@ int loadTestSpec(const Options& o, LoadTest::Spec& test, bool& downloadOnly, std
 
 namespace {
 std::atomic<bool> g_interrupted{false};
+// What the first signal and every one after it say on stderr (nullptr: nothing), as written by
+// the handler itself: write(2) is async-signal-safe, a stream is not.
+std::atomic<const char*> g_first{nullptr}, g_again{nullptr};
+
+void say(const char* s) {
+    if (!s)
+        return;
+    std::size_t n = 0;
+    while (s[n])
+        ++n;
+    [[maybe_unused]] const auto w = ::write(2, s, n);
+}
 } // namespace
 
 extern "C" void onCliInterrupt(int) {
-    g_interrupted.store(true);
+    say(g_interrupted.exchange(true) ? g_again.load() : g_first.load());
 }
 
-Interruptible::Interruptible() {
+Interruptible::Interruptible(const char* first, const char* again) {
     g_interrupted = false;
+    g_first = first;
+    g_again = again;
     m_int = std::signal(SIGINT, onCliInterrupt);
     m_term = std::signal(SIGTERM, onCliInterrupt);
+    m_hup = std::signal(SIGHUP, onCliInterrupt);
 }
 
 Interruptible::~Interruptible() {
     std::signal(SIGINT, m_int);
     std::signal(SIGTERM, m_term);
+    std::signal(SIGHUP, m_hup);
+    g_first = nullptr;
+    g_again = nullptr;
 }
 
 const std::atomic<bool>& Interruptible::flag() {

@@ -76,6 +76,11 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
         return rc;
     if (o.record.empty())
         return usageError(err, "tune needs --record FILE: the whole run is kept in one recording");
+    // Where the run will be kept, before anything is contacted: a run is not lost at its end.
+    if (std::string why; !text::canWriteFileAtomic(o.record, &why)) {
+        err << "coresteer-cli: --record " << text::printable(why, 300) << "\n";
+        return 2;
+    }
     TuneSpec spec;
     bool downloadOnly = false;
     if (const int rc = loadTestSpec(o, spec.test, downloadOnly, err))
@@ -197,7 +202,9 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
     hooks.progress = [&err](const TuneProgress& p) {
         err << "coresteer-cli: " << text::printable(progressLine(p), 300) << "\n" << std::flush;
     };
-    Interruptible interruptible;
+    Interruptible interruptible(
+        "\ncoresteer-cli: interrupted: restoring the baseline...\n",
+        "coresteer-cli: still restoring the baseline: wait for it, it takes seconds\n");
     hooks.cancel = &Interruptible::flag();
     const auto result = runTune(*r->router, snap, std::move(candidates), spec, rec, hooks);
     const auto doc = tuneJson(result, spec.objective);
@@ -239,9 +246,11 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
         out << *t;
     }
     using Stop = TuneResult::Stop;
-    return result.stop == Stop::Cancelled                                       ? 1
-           : result.stop == Stop::ConnectionLost || result.stop == Stop::Failed ? 2
-                                                                                : 0;
+    return result.stop == Stop::Cancelled ? 1
+           : result.stop == Stop::ConnectionLost || result.stop == Stop::Failed ||
+                   result.stop == Stop::NotMeasured
+               ? 2
+               : 0;
 }
 
 } // namespace coresteer::cli

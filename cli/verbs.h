@@ -106,11 +106,12 @@ std::optional<std::pair<layout::Layout, Acquired>> layoutAndTarget(const Options
 int loadTestSpec(const Options& o, measure::LoadTest::Spec& test, bool& downloadOnly,
                  std::ostream& err);
 
-// While one lives, SIGINT and SIGTERM set flag() (monitor, plan --measure and tune end their
-// loop and keep what they have); the handlers before it come back with its end.
+// While one lives, SIGINT, SIGTERM and SIGHUP (a closed terminal) set flag() (monitor, plan
+// --measure and tune end their loop and keep what they have), and say `first` on stderr at the
+// first signal and `again` at every one after it; the handlers before it come back with its end.
 class Interruptible {
 public:
-    Interruptible();
+    explicit Interruptible(const char* first = nullptr, const char* again = nullptr);
     ~Interruptible();
     Interruptible(const Interruptible&) = delete;
     Interruptible& operator=(const Interruptible&) = delete;
@@ -119,6 +120,7 @@ public:
 private:
     void (*m_int)(int) = nullptr;
     void (*m_term)(int) = nullptr;
+    void (*m_hup)(int) = nullptr;
 };
 
 // The router's interrupts under load for `seconds`, sampled twice a second (plan --measure);

@@ -174,4 +174,21 @@ bool writeFileAtomic(const std::string& path, std::string_view content, std::str
     return true;
 }
 
+bool canWriteFileAtomic(const std::string& path, std::string* error) {
+    std::string tmp = path + ".XXXXXX";
+    const int fd = ::mkstemp(tmp.data());
+    struct stat st {};
+    const bool isDir = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    if (fd >= 0) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+    }
+    if (fd < 0 || isDir) {
+        if (error)
+            *error = path + ": cannot be written" + (isDir ? " (a directory)" : "");
+        return false;
+    }
+    return true;
+}
+
 } // namespace coresteer::text

@@ -109,5 +109,8 @@ template <typename Fn> bool forEachLine(std::string& buffer, std::string_view da
 // (mkstemp) and a rename, so a reader never sees half a file and nothing planted at a known name
 // is written through. False with *error ("<path>: cannot be written").
 bool writeFileAtomic(const std::string& path, std::string_view content, std::string* error);
+// Whether writeFileAtomic() could write `path` now: a temporary made and removed beside it (a
+// run that ends in a file checks before it starts). False with *error as writeFileAtomic says.
+bool canWriteFileAtomic(const std::string& path, std::string* error);
 
 } // namespace coresteer::text

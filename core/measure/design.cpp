@@ -94,6 +94,18 @@ const char* toString(Verdict::Outcome o) {
     return "?";
 }
 
+const char* toString(Verdict::Bottleneck b) {
+    switch (b) {
+    case Verdict::Bottleneck::Unknown:
+        return "unknown";
+    case Verdict::Bottleneck::Router:
+        return "router";
+    case Verdict::Bottleneck::Elsewhere:
+        return "elsewhere";
+    }
+    return "?";
+}
+
 double Comparison::PerMeasure::percent(double v) const {
     return baseline != 0 ? 100 * v / std::fabs(baseline) : 0;
 }

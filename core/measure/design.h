@@ -75,6 +75,13 @@ struct JudgeSpec {
     double marginPct = 3;
     double latencyMarginMs = 5;
     double shareMargin = 0.02;
+    // A core at least this busy under the baseline's load was (or was near) the router's
+    // limit; below it, a throughput no layout moved was limited elsewhere.
+    double saturatedShare = 0.8;
+    // Among the candidates that qualify, a paired test of their blocks ranks one above another
+    // at this one-sided level; those it cannot rank are a tie. Naming among proven gains, it
+    // adds no false winner.
+    double rankLevel = 0.05;
     // The intervals of every measure (false: only those the decision needs, as the simulation
     // of the decision runs it).
     bool intervals = true;
@@ -120,9 +127,16 @@ struct Verdict {
     // The smallest gain of the objective that could have shown at the noise this run met
     // (the margin and the narrowest interval's lower half), in the objective's units.
     double resolution = 0;
-    std::string text; // for a person
+    // Was the router the limit? Router: a core near saturation under the baseline's load, or
+    // a layout that moved the throughput. Elsewhere: neither, so the link, the computer
+    // running the load or its server capped it. Unknown: no core was sampled under load.
+    enum class Bottleneck { Unknown, Router, Elsewhere };
+    Bottleneck bottleneck = Bottleneck::Unknown;
+    double baselineBusiest = 0; // the busiest core's busy share under the baseline (median)
+    std::string text;           // for a person
 };
-const char* toString(Verdict::Outcome o); // "open", "winner", "tie", "no-winner"
+const char* toString(Verdict::Outcome o);    // "open", "winner", "tie", "no-winner"
+const char* toString(Verdict::Bottleneck b); // "unknown", "router", "elsewhere"
 
 // Judges `trials` (one entry a candidate, [0] the baseline, whose byBlock holds the block's
 // first run; `repeats` its second runs) after `blocks` complete blocks. A verdict is reached
@@ -132,10 +146,10 @@ const char* toString(Verdict::Outcome o); // "open", "winner", "tie", "no-winner
 // A candidate qualifies when the lower end of its objective gain's interval is above the
 // margin, and every guard's loss stays within its margin with the same confidence (the upper
 // end of the loss below the margin). The run is decided:
-// - with a winner: some candidate qualifies, and none that does not yet has a larger gain. The
-//   one with the largest gain wins, unless others that qualify cannot be told from it (the
-//   lower end of their difference is not above the margin): then it is a tie, and the one of
-//   them that changes least (`changes`, the count of what each writes) is named;
+// - with a winner: some candidate qualifies. The one with the largest gain wins, unless
+//   others that qualify cannot be ranked below it (a paired test of their blocks at
+//   rankLevel): then it is a tie, and the one of them that changes least (`changes`, the count
+//   of what each writes) is named;
 // - with no winner: no candidate can qualify any more (futile), or at the plan's last look.
 Verdict judge(const std::vector<CandidateTrials>& trials,
               const std::vector<std::optional<TrialMeasures>>& repeats, int blocks,

@@ -65,8 +65,15 @@ std::unique_ptr<LoadTest::Child> LoadTest::Child::spawn(const char* program,
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+    // A process group of its own: the terminal's Ctrl-C (SIGINT to the foreground group) reaches
+    // coresteer, which ends the load and restores the router, not the load in the middle of it.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     auto c = std::make_unique<Child>();
-    const int rc = ::posix_spawnp(&c->pid, program, &fa, nullptr, argv.data(), environ);
+    const int rc = ::posix_spawnp(&c->pid, program, &fa, &attr, argv.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     ::close(out[1]);
     ::close(err[1]);

@@ -167,6 +167,7 @@ json tuneJson(const TuneResult& r, Objective objective) {
         {"stopped", toString(r.stop)},
         {"stop_reason", r.stopText},
         {"baseline_restored", r.baselineRestored},
+        {"read_back", r.readBack},
         {"seed", r.seed},
         {"candidates", std::move(cands)},
         {"outcome", toString(v.outcome)},
@@ -175,6 +176,10 @@ json tuneJson(const TuneResult& r, Objective objective) {
         {"leader", nameOf(v.leader)},
         {"tied", std::move(tied)},
         {"resolution", std::move(resolution)},
+        {"bottleneck", v.bottleneck == Verdict::Bottleneck::Unknown ? json(nullptr)
+                                                                    : json(toString(v.bottleneck))},
+        {"baseline_busiest_core_share",
+         v.bottleneck == Verdict::Bottleneck::Unknown ? json(nullptr) : json(v.baselineBusiest)},
         {"verdict", v.text}};
 }
 

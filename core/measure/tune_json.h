@@ -8,7 +8,7 @@
 //    "margin_pct": 3, "latency_margin_ms": 5,
 //    "plan": {"looks": [9, 12, 15, 18], "alpha": 0.05, "look": 0, "level": 0.000625},
 //    "blocks": 9, "seconds": 612.4, "block_seconds": 68.0, "stopped": "decided",
-//    "stop_reason": "...", "baseline_restored": true, "seed": 42,
+//    "stop_reason": "...", "baseline_restored": true, "read_back": "...", "seed": 42,
 //    "candidates": [{"name", "source" (current, plan, alternative, preset, file, edit), "why",
 //                    "changes", "layout", "left_out" (null, or why),
 //                    "trials": [{"block", "repeat", "start", "end",
@@ -23,7 +23,8 @@
 //                    "qualifies", "reason"}],
 //    "outcome": "winner"|"tie"|"no-winner"|"open", "decided": bool,
 //    "winner": name or null (only when decided), "leader": name or null, "tied": [names],
-//    "resolution": {"gain", "gain_pct"} or null, "verdict": "..."}
+//    "resolution": {"gain", "gain_pct"} or null, "bottleneck": "router"|"elsewhere"|null,
+//    "baseline_busiest_core_share": 0..1 or null, "verdict": "..."}
 //   MED: a candidate's own trials: {"median", "ci95": [lo, hi] or null (fewer than 6 trials),
 //        "coverage" (the interval's exact coverage, at least 0.95), "n"}; null where nothing
 //        was measured.

@@ -182,6 +182,8 @@ std::optional<std::string> tuneText(const json& t, std::string* error) {
     out += "\n" + str(t, "verdict", 1000) + "\n";
     if (const auto s = str(t, "stop_reason", 300); !s.empty())
         out += s + "\n";
+    if (const auto s = str(t, "read_back", 600); !s.empty())
+        out += s + "\n";
     return out;
 }
 

@@ -4,18 +4,18 @@
 
 #include "core/base/text.h"
 #include "core/layout/resolve.h"
-#include "core/live/source.h"
+#include "core/measure/tuner_run.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
-#include <thread>
 
 namespace coresteer::measure {
 
+using detail::Clock;
+using detail::Run;
 using live::LoadSpec;
-using Clock = std::chrono::steady_clock;
 
 const char* toString(TuneResult::Stop s) {
     switch (s) {
@@ -29,30 +29,13 @@ const char* toString(TuneResult::Stop s) {
         return "connection-lost";
     case TuneResult::Stop::Failed:
         return "failed";
+    case TuneResult::Stop::NotMeasured:
+        return "not-measured";
     }
     return "?";
 }
 
 namespace {
-
-std::vector<std::string> modelPhases(const TuneSpec& spec) {
-    std::vector<std::string> out;
-    for (auto d : spec.test.phases)
-        out.push_back(d == LoadSpec::Direction::Download ? "download"
-                      : d == LoadSpec::Direction::Upload ? "upload"
-                                                         : "download and upload");
-    if (out.empty())
-        out = {"download", "upload", "download and upload"};
-    return out;
-}
-
-int phaseCount(const TuneSpec& spec) {
-    if (!spec.test.phases.empty())
-        return static_cast<int>(spec.test.phases.size());
-    if (spec.test.load && spec.test.load->direction != LoadSpec::Direction::Sequence)
-        return 1;
-    return 3;
-}
 
 // Whether an apply did exactly what the candidate says; otherwise why not.
 std::string refusal(const layout::ApplyReport& report) {
@@ -66,150 +49,9 @@ std::string refusal(const layout::ApplyReport& report) {
     return {};
 }
 
-// One run of the tuner: its state, so that the trial loop reads as the design does.
-class Run {
-public:
-    Run(Router& router, const Snapshot& snap, const TuneSpec& spec, live::RecordingWriter& rec,
-        const TuneHooks& hooks, TuneResult& result)
-        : m_router(router), m_snap(snap), m_spec(spec), m_rec(rec), m_hooks(hooks),
-          m_result(result), m_start(Clock::now()),
-          m_clockStart(Clock::now() - std::chrono::duration_cast<Clock::duration>(
-                                          std::chrono::duration<double>(rec.duration()))) {}
+} // namespace
 
-    void go();
-
-private:
-    double now() const {
-        return std::chrono::duration<double>(Clock::now() - m_clockStart).count();
-    }
-    double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
-    bool cancelled() const { return m_hooks.cancel && m_hooks.cancel->load(); }
-    void say(const Slot& s, int trial, int perBlock, const std::string& message);
-    // Runs one trial; false when the run must stop (m_result.stop says why).
-    bool trial(const Slot& s, TrialLog& log, int index, int perBlock);
-    bool loadTest(TrialLog& log, const Candidate& c);
-    void lost(const std::string& what);
-    void judgeNow();
-
-    Router& m_router;
-    const Snapshot& m_snap;
-    const TuneSpec& m_spec;
-    live::RecordingWriter& m_rec;
-    const TuneHooks& m_hooks;
-    TuneResult& m_result;
-    Clock::time_point m_start, m_clockStart;
-    std::unique_ptr<live::SampleSource> m_source;
-    std::optional<live::Sample> m_prev;
-    std::optional<live::Rates> m_held;
-    bool m_applied = false;    // a candidate's revert is armed on the router now
-    TrialLog* m_log = nullptr; // the trial the recording's events go to
-    bool m_saidProblems = false;
-    std::vector<CandidateTrials> m_trials;
-    std::vector<std::optional<TrialMeasures>> m_repeats;
-};
-
-void Run::say(const Slot& s, int trial, int perBlock, const std::string& message) {
-    if (!m_hooks.progress)
-        return;
-    TuneProgress p;
-    p.block = s.block;
-    p.blocks = m_result.plan.most();
-    p.trial = trial;
-    p.trialsPerBlock = perBlock;
-    p.candidate = s.candidate;
-    p.name = m_result.candidates[static_cast<std::size_t>(s.candidate)].name;
-    p.elapsed = elapsed();
-    p.left = std::max(0.0, m_spec.budgetSeconds - p.elapsed);
-    p.message = message;
-    m_hooks.progress(p);
-}
-
-void Run::lost(const std::string& what) {
-    m_result.stop = TuneResult::Stop::ConnectionLost;
-    if (m_applied) {
-        m_result.baselineRestored = false;
-        m_result.stopText = what + ". The router restores its baseline by itself within " +
-                            std::to_string(m_result.revertWithin) + " s (its revert timer).";
-    } else {
-        m_result.stopText = what + ". No candidate was in force: the router is on its baseline.";
-    }
-}
-
-bool Run::loadTest(TrialLog& log, const Candidate& c) {
-    LoadTest::Spec spec = m_spec.test;
-    spec.idleSeconds = m_spec.idleSeconds;
-    spec.startTime = now();
-    spec.duration = trialSeconds(m_spec);
-    if (m_hooks.model) {
-        if (m_hooks.startModel)
-            m_hooks.startModel(m_spec.idleSeconds, m_spec.test.phaseSeconds, modelPhases(m_spec));
-        spec.model = m_hooks.model;
-    }
-    m_rec.phase(spec.startTime, "idle");
-    std::vector<std::string> problems;
-    LoadTest test(spec, &problems);
-    const bool said = m_saidProblems;
-    m_saidProblems = true;
-    // The probes that cannot run are said once, at the first trial: every trial opens the same.
-    if (m_hooks.progress && !said)
-        for (const auto& p : problems) {
-            TuneProgress pr;
-            pr.message = p;
-            m_hooks.progress(pr);
-        }
-    const auto period = std::chrono::microseconds(1000000 / std::clamp(m_spec.rate, 1, 20));
-    auto next = Clock::now();
-    int failures = 0;
-    std::string error;
-    while (true) {
-        next += period;
-        if (next < Clock::now())
-            next = Clock::now();
-        std::this_thread::sleep_until(next);
-        if (cancelled())
-            break;
-        if (m_hooks.beforeTick && !m_hooks.beforeTick(&error)) {
-            test.finish(now(), m_rec);
-            m_result.stop = TuneResult::Stop::Failed;
-            m_result.stopText = "The demo's model stopped: " + error;
-            return false;
-        }
-        auto cur = m_source->next(&error);
-        const double t = now();
-        if (!cur) {
-            m_rec.gap(t);
-            m_prev.reset();
-            if (++failures >= 3) {
-                test.finish(t, m_rec);
-                lost("The router stopped answering during a trial of " + c.name + " (" + error +
-                     ")");
-                return false;
-            }
-            continue;
-        }
-        failures = 0;
-        m_rec.sample(t, m_source->lastTexts());
-        if (m_prev)
-            if (auto r = live::computeRates(*m_prev, *cur, m_held ? &*m_held : nullptr)) {
-                log.rates(*r);
-                if (m_hooks.rates)
-                    m_hooks.rates(t, *r);
-                m_held = std::move(r);
-            }
-        m_prev = std::move(cur);
-        std::string problem;
-        const bool more = test.tick(t, m_rec, &problem);
-        if (!problem.empty() && m_hooks.progress) {
-            TuneProgress p;
-            p.message = problem;
-            m_hooks.progress(p);
-        }
-        if (!more)
-            break;
-    }
-    test.finish(now(), m_rec);
-    return true;
-}
+namespace detail {
 
 bool Run::trial(const Slot& s, TrialLog& log, int index, int perBlock) {
     const auto& c = m_result.candidates[static_cast<std::size_t>(s.candidate)];
@@ -271,7 +113,7 @@ bool Run::trial(const Slot& s, TrialLog& log, int index, int perBlock) {
             return true;
         }
     }
-    const bool ok = loadTest(log, c);
+    const bool ok = loadTest(log, c, m_spec);
     if (!ok) {
         endTrial();
         return false;
@@ -313,6 +155,34 @@ void Run::judgeNow() {
     m_result.verdict = judge(m_trials, m_repeats, m_result.blocks, js, names, changes, leftOut);
 }
 
+void Run::readBack() {
+    if (m_result.stop == TuneResult::Stop::ConnectionLost)
+        return; // the router's revert timer has it
+    std::string error;
+    const auto bundle = m_router.collect(&error);
+    if (!bundle) {
+        m_result.readBack = "The router's masks could not be read back: " + error + ".";
+        return;
+    }
+    const auto differs = layout::changedWrites(
+        layout::resolve(m_result.candidates.front().layout, buildSnapshot(*bundle)));
+    if (differs.empty()) {
+        m_result.readBack = "Read back at the end: the router is on its baseline.";
+        return;
+    }
+    m_result.baselineRestored = false;
+    std::string what;
+    for (std::size_t i = 0; i < differs.size() && i < 3; ++i)
+        what += (i ? "; " : "") + differs[i].target + " is " + differs[i].current + ", not " +
+                differs[i].value;
+    if (differs.size() > 3)
+        what += " (" + std::to_string(differs.size() - 3) + " more)";
+    m_result.readBack = "Read back at the end, the router differs from its baseline: " +
+                        text::printable(what, 400) +
+                        ". Something else changed it (another client, irqbalance, the "
+                        "firmware's steering).";
+}
+
 void Run::go() {
     m_rec.setTap({[this](double t, std::optional<double> ms, std::string_view probe) {
                       if (m_log)
@@ -335,7 +205,8 @@ void Run::go() {
                                    : live::localSampleSource(m_router.root());
     std::mt19937_64 rng(m_result.seed);
     const int most = m_result.plan.most();
-    bool stopped = false;
+    // The load must run before any candidate is applied.
+    bool stopped = !preflight();
     double blockSeconds = 0; // the blocks' mean length, to see whether the next one fits
     for (int b = 0; b < most && !stopped; ++b) {
         if (b > 0 && m_spec.budgetSeconds > 0 && elapsed() + blockSeconds > m_spec.budgetSeconds) {
@@ -359,18 +230,30 @@ void Run::go() {
                 break;
             }
             stopped = !trial(order[i], logs[i], index++, perBlock);
-            if (!stopped && m_hooks.trialDone) {
-                // Measured at once against the block's idle spells so far, for the plot; the
-                // block's end measures it again against all of them.
-                std::vector<const TrialLog*> sofar;
-                for (std::size_t j = 0; j <= i; ++j)
-                    sofar.push_back(&logs[j]);
-                auto r = TrialResult::measure(logs[i], blockIdle(sofar));
-                r.block = b;
-                r.candidate = order[i].candidate;
-                r.repeat = order[i].repeat;
-                m_hooks.trialDone(r);
+            if (stopped)
+                break;
+            if (!m_result.leftOut[static_cast<std::size_t>(order[i].candidate)].empty())
+                continue; // refused by the router: no load ran
+            // Measured at once against the block's idle spells so far (for the plot, and to
+            // see that the load ran); the block's end measures it again against all of them.
+            std::vector<const TrialLog*> sofar;
+            for (std::size_t j = 0; j <= i; ++j)
+                sofar.push_back(&logs[j]);
+            auto r = TrialResult::measure(logs[i], blockIdle(sofar));
+            r.block = b;
+            r.candidate = order[i].candidate;
+            r.repeat = order[i].repeat;
+            if (const auto why = loadFailed(r, m_spec)) {
+                notMeasured("the load failed in block " + std::to_string(b + 1) +
+                            ", in the trial "
+                            "of " +
+                            m_result.candidates[static_cast<std::size_t>(r.candidate)].name + " (" +
+                            *why + "); the blocks before it are in the recording");
+                stopped = true;
+                break;
             }
+            if (m_hooks.trialDone)
+                m_hooks.trialDone(r);
         }
         if (stopped)
             break; // a block cut short is in the recording, not in the statistics
@@ -415,6 +298,7 @@ void Run::go() {
         else
             lost("The router could not be reached to revert (" + error + ")");
     }
+    readBack();
     judgeNow();
     auto& v = m_result.verdict;
     const auto minutes = [](double sec) {
@@ -436,6 +320,11 @@ void Run::go() {
                             std::to_string(static_cast<int>(m_spec.budgetSeconds)) + " s) after " +
                             std::to_string(m_result.blocks) + " blocks." + settle;
         break;
+    case TuneResult::Stop::NotMeasured:
+        // Whatever the blocks before it said, a run whose load failed measured nothing to
+        // judge: never "no difference".
+        v.text = m_result.stopText;
+        break;
     case TuneResult::Stop::Cancelled:
     case TuneResult::Stop::ConnectionLost:
     case TuneResult::Stop::Failed:
@@ -451,10 +340,11 @@ void Run::go() {
     m_result.seconds = elapsed();
 }
 
-} // namespace
+} // namespace detail
 
 double trialSeconds(const TuneSpec& spec) {
-    return spec.idleSeconds + phaseCount(spec) * std::max(1.0, spec.test.phaseSeconds) + 0.5;
+    return spec.idleSeconds + detail::phaseCount(spec) * std::max(1.0, spec.test.phaseSeconds) +
+           0.5;
 }
 
 TuneEstimate estimateTune(const TuneSpec& spec, int candidates) {

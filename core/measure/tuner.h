@@ -87,7 +87,8 @@ struct TuneResult {
     Plan plan;
     double marginPct = 3, latencyMarginMs = 5;
     int blocks = 0; // whole blocks run
-    enum class Stop { Decided, Budget, Cancelled, ConnectionLost, Failed };
+    // NotMeasured: the load did not run (before the first apply, or in a trial).
+    enum class Stop { Decided, Budget, Cancelled, ConnectionLost, Failed, NotMeasured };
     Stop stop = Stop::Decided;
     std::string stopText;    // why the run ended, a sentence
     double blockSeconds = 0; // a block's length: measured (the mean), or the estimate
@@ -95,6 +96,9 @@ struct TuneResult {
     // its revert timer is to restore it (`revertWithin` seconds at most).
     bool baselineRestored = true;
     int revertWithin = 0;
+    // The router's masks read back at the end and compared with the baseline: what was found,
+    // a sentence (empty after a lost connection). A difference clears baselineRestored.
+    std::string readBack;
     double seconds = 0;
     std::uint64_t seed = 0;
 };

@@ -3,6 +3,8 @@
 // judge(): the verdict of design.h, from the randomisation tests of randomization.h.
 #include "core/measure/design.h"
 
+#include "core/base/text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -275,41 +277,48 @@ Verdict judge(const std::vector<CandidateTrials>& trials,
             }
 
     if (best && atLook) {
-        // Undecided while one that does not qualify yet has a larger gain, short of the end.
-        bool contender = false;
-        for (std::size_t c = 1; c < n; ++c)
-            if (!out(c) && !v.comparisons[c].qualifies && !v.comparisons[c].futile &&
-                estimateOf(c) > estimateOf(*best))
-                contender = true;
-        if (!contender || last) {
-            v.decided = true;
-            std::vector<int> tie{static_cast<int>(*best)};
-            // Told apart when the leader's interval clears the other's by the margin: both
-            // hold at once, so its lead is then beyond the margin with the same confidence.
-            const auto* lead = v.comparisons[*best].find(objective);
-            for (std::size_t c = 1; c < n; ++c) {
-                if (c == *best || !v.comparisons[c].qualifies)
+        // A candidate that qualifies is a proven gain: the verdict is decided. Among those that
+        // qualify, the leader is ranked above another where a paired test of their own blocks
+        // shows its lead (one-sided, at spec.rankLevel); those it cannot rank tie with it.
+        v.decided = true;
+        std::vector<int> tie{static_cast<int>(*best)};
+        for (std::size_t c = 1; c < n; ++c) {
+            if (c == *best || !v.comparisons[c].qualifies)
+                continue;
+            std::vector<ShiftTest::Block> pairs;
+            const auto& lead = trials[*best].byBlock;
+            const auto& other = trials[c].byBlock;
+            for (std::size_t b = 0; b < lead.size() && b < other.size(); ++b) {
+                if (!lead[b] || !other[b])
                     continue;
-                const auto* other = v.comparisons[c].find(objective);
-                if (!(lead->lo - other->hi > lead->margin))
-                    tie.push_back(static_cast<int>(c));
+                const auto x = signedValue(*lead[b], objective, typical);
+                const auto y = signedValue(*other[b], objective, typical);
+                if (x && y) {
+                    ShiftTest::Block blk;
+                    blk.treated = *x;
+                    blk.control[0] = *y;
+                    pairs.push_back(blk);
+                }
             }
-            const auto changesOf = [&](int c) {
-                return static_cast<std::size_t>(c) < changes.size()
-                           ? changes[static_cast<std::size_t>(c)]
-                           : c;
-            };
-            if (tie.size() > 1) {
-                v.outcome = Verdict::Outcome::Tie;
-                std::stable_sort(tie.begin(), tie.end(),
-                                 [&](int x, int y) { return changesOf(x) < changesOf(y); });
-                v.tied = tie;
-            } else {
-                v.outcome = Verdict::Outcome::Winner;
-            }
-            v.winner = tie.front();
-            v.leader = v.winner;
+            const ShiftTest d(std::move(pairs), seedFor(spec.seed, *best, 100 + c));
+            if (!d.rejects(0, true, spec.rankLevel))
+                tie.push_back(static_cast<int>(c));
         }
+        const auto changesOf = [&](int c) {
+            return static_cast<std::size_t>(c) < changes.size()
+                       ? changes[static_cast<std::size_t>(c)]
+                       : c;
+        };
+        if (tie.size() > 1) {
+            v.outcome = Verdict::Outcome::Tie;
+            std::stable_sort(tie.begin(), tie.end(),
+                             [&](int x, int y) { return changesOf(x) < changesOf(y); });
+            v.tied = tie;
+        } else {
+            v.outcome = Verdict::Outcome::Winner;
+        }
+        v.winner = tie.front();
+        v.leader = v.winner;
     }
     if (!v.decided) {
         bool allFutile = true;
@@ -326,6 +335,27 @@ Verdict judge(const std::vector<CandidateTrials>& trials,
         }
     }
 
+    // Was the router the limit?
+    std::vector<double> busy;
+    for (const auto& b :
+         trials.empty() ? std::vector<std::optional<TrialMeasures>>{} : trials.front().byBlock)
+        if (b && b->busiestShare)
+            busy.push_back(*b->busiestShare);
+    for (const auto& r : repeats)
+        if (r && r->busiestShare)
+            busy.push_back(*r->busiestShare);
+    if (!busy.empty()) {
+        v.baselineBusiest = median(busy);
+        bool moved = false;
+        for (std::size_t c = 1; c < n; ++c)
+            if (const auto* p = v.comparisons[c].find(Measure::Throughput);
+                p && (p->better || p->worse))
+                moved = true;
+        v.bottleneck = v.baselineBusiest >= spec.saturatedShare || moved
+                           ? Verdict::Bottleneck::Router
+                           : Verdict::Bottleneck::Elsewhere;
+    }
+
     // The words.
     const auto& objName = toString(objective);
     if (v.outcome == Verdict::Outcome::Winner || v.outcome == Verdict::Outcome::Tie) {
@@ -337,16 +367,15 @@ Verdict judge(const std::vector<CandidateTrials>& trials,
             if (p->hasInterval)
                 v.text += " (" + intervalText(*p) + "; the margin is " + marginText(*p) + ")";
         } else {
-            std::string who;
-            for (std::size_t i = 0; i < v.tied.size(); ++i)
-                who += (i == 0                   ? ""
-                        : i + 1 == v.tied.size() ? " and "
-                                                 : ", ") +
-                       name(static_cast<std::size_t>(v.tied[i]));
-            v.text = who + " all gain about " + shown(*p, raw(objective, estimateOf(*best))) +
-                     " of " + objName +
-                     " and this run cannot tell them apart by more than the margin of " +
-                     marginText(*p) + ". " + name(w) +
+            std::string who, gains;
+            for (std::size_t i = 0; i < v.tied.size(); ++i) {
+                const auto c = static_cast<std::size_t>(v.tied[i]);
+                const char* sep = i == 0 ? "" : i + 1 == v.tied.size() ? " and " : ", ";
+                who += sep + name(c);
+                gains += sep + shown(*p, raw(objective, estimateOf(c)));
+            }
+            v.text = who + (v.tied.size() == 2 ? " both" : " all") + " gain " + objName + " (" +
+                     gains + ") and this run cannot rank them. " + name(w) +
                      ", which changes least, is named: " + changeText(*p);
             if (p->hasInterval)
                 v.text += " (" + intervalText(*p) + ")";
@@ -354,6 +383,22 @@ Verdict judge(const std::vector<CandidateTrials>& trials,
         v.text += ".";
         if (const auto e = effects(cw, objective); !e.empty())
             v.text += " Also beyond the margin: " + e + ".";
+    } else if (v.outcome == Verdict::Outcome::NoWinner &&
+               v.bottleneck == Verdict::Bottleneck::Elsewhere &&
+               spec.objective == Objective::Throughput) {
+        // Not "no difference": this load could not tell.
+        std::string at;
+        for (std::size_t c = 1; c < n && at.empty(); ++c)
+            for (const auto m : {Measure::DownloadBps, Measure::UploadBps})
+                if (const auto* p = v.comparisons[c].find(m))
+                    at += (at.empty() ? "" : ", ") + text::fixed(p->baseline / 1e6, 0) +
+                          " Mbit/s " + (m == Measure::DownloadBps ? "down" : "up");
+        v.text = "The router was not the limit" + (at.empty() ? "" : " at " + at) +
+                 ": the link, this computer or the load's server was. Its busiest core was " +
+                 text::fixed(v.baselineBusiest * 100, 0) +
+                 " % busy under the current layout, and no layout moved the throughput. A "
+                 "layout cannot raise it; the headroom objective compares how much of the "
+                 "cores each layout leaves free under the same load.";
     } else if (v.outcome == Verdict::Outcome::NoWinner) {
         const Comparison::PerMeasure* any = nullptr;
         for (std::size_t c = 1; c < n && !any; ++c)

@@ -112,15 +112,14 @@ fi
 # as (a) measures), whose packet work is eth1's receive processing, in 3 s phases.
 "$lab" relay "$state" 2200
 tune_args=(ssh://root@127.0.0.1:2200 --identity "$vm/client_key" --known-hosts "$state/known_hosts"
-    --load iperf3://10.201.2.1:5202 --congestion cubic --probe 10.201.2.1 --phases upload
-    --phase-seconds "$phase" --json)
+    --load iperf3://10.201.2.1:5202 --congestion cubic --probe 10.201.2.1 --phases upload --json)
 # Runs the tuner: NAME ARGS... writes NAME.json (stdout), NAME.err (its progress) and NAME.rec
-# (the recording) under WORKDIR.
+# (the recording) under WORKDIR; its phases last CORESTEER_TUNE_PHASE seconds (the lab's).
 tune() {
     local name=$1
     shift
-    "$lab" ns "$state" lan "$cli" tune "${tune_args[@]}" --record "$work/$name.rec" "$@" \
-        > "$work/$name.json" 2> "$work/$name.err"
+    "$lab" ns "$state" lan "$cli" tune "${tune_args[@]}" --phase-seconds "${CORESTEER_TUNE_PHASE:-$phase}" \
+        --record "$work/$name.rec" "$@" > "$work/$name.json" 2> "$work/$name.err"
 }
 
 # A tune's result for a person: each candidate's upload throughput (median [interval]) and its
@@ -209,7 +208,8 @@ json.dump({"schema": "coresteer.layout/1", "irqs": irqs, "rx_queues": rx, "tx_qu
           open(sys.argv[1], "w"), indent=2)
 PY
 t0=$SECONDS
-if tune aa --candidate "$work/baseline.json" --no-plan --budget 160 --idle-seconds 1; then
+if CORESTEER_TUNE_PHASE=2 tune aa --candidate "$work/baseline.json" --no-plan --budget 100 \
+    --idle-seconds 1; then
     say "(c) tune with a candidate identical to the baseline:"
     summary "$work/aa.json"
     if python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["winner"] is not None)' \
@@ -230,8 +230,9 @@ say "(c) took $((SECONDS - t0)) s"
 # the trial's length and the tuner's margin (5.5 + 20 s) and a few seconds' slack.
 sed 's/"cpus": "0"/"cpus": "1"/' "$work/baseline.json" > "$work/cpu1.json"
 t0=$SECONDS
-"$lab" ns "$state" lan "$cli" tune "${tune_args[@]}" --record "$work/killed.rec" \
-    --candidate "$work/cpu1.json" --no-plan > "$work/killed.json" 2> "$work/killed.err" &
+"$lab" ns "$state" lan "$cli" tune "${tune_args[@]}" --phase-seconds "$phase" \
+    --record "$work/killed.rec" --candidate "$work/cpu1.json" --no-plan \
+    > "$work/killed.json" 2> "$work/killed.err" &
 pid=$! # lab.sh execs nsenter, which execs the CLI: this is the CLI's pid
 applied=
 for _ in $(seq 1 200); do

@@ -482,6 +482,8 @@ void TuneDialog::onFinished(TuneResultPtr result, RecordingPtr recording, const 
                        .arg(QString::fromStdString(v.text).toHtmlEscaped(),
                             v.decided ? tr("Decided.") : tr("Not decided: no winner is named."),
                             QString::fromStdString(m_result->stopText).toHtmlEscaped());
+    if (!m_result->readBack.empty())
+        text += QStringLiteral("<br>") + QString::fromStdString(m_result->readBack).toHtmlEscaped();
     if (!m_result->baselineRestored)
         text += tr("<br><b>The router is to restore its current layout by itself within %1 s "
                    "(its revert timer).</b>")

@@ -7,6 +7,8 @@
 // reads back.
 #include "cli/cli.h"
 
+#include "tests/support/loopback_port.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -58,6 +60,13 @@ TEST(CliTune, WhatItNeedsIsCheckedFirst) {
             "an HTTP(S) --load uploads only to a --post-url");
     refused({"tune", "demo", "--record", file, "--candidate", (dir / "none.json").string()},
             "none.json: cannot read");
+    // A file that never ends is not read to its end.
+    refused({"tune", "demo", "--record", file, "--candidate", "/dev/zero"},
+            "/dev/zero: too large for a layout (over 1 MiB)");
+    // Where the run is to be kept must be writable, before anything is contacted.
+    refused({"tune", "demo", "--record", (dir / "no-such-dir" / "t.csrec").string()},
+            "no-such-dir/t.csrec: cannot be written");
+    refused({"tune", "demo", "--record", dir.string()}, "cannot be written");
     // A router that is not the demo needs a load through it.
     refused({"tune", "--root", CORESTEER_FIXTURES "/boards/x86-virtio-lab", "--record", file},
             "tune needs a load through the router");
@@ -127,4 +136,32 @@ TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsACopyOfTheBaselineFromNoise)
     ASSERT_EQ(text.code, 0) << text.err;
     EXPECT_NE(text.out.find("R6S option 1 wins"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("Current layout (baseline)"), std::string::npos) << text.out;
+}
+
+// A load whose server is not there: found in the 2 s before the first apply, "not measured",
+// exit 2, and the recording kept.
+TEST(CliTune, ALoadThatDoesNotRunIsNotMeasured) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-tune-dead";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "t.csrec").string();
+    // A port nothing listens on: bound and closed at once.
+    const int port = test::freeLoopbackPort();
+    ASSERT_GT(port, 0);
+    const auto r = tuneCli({"tune", "demo", "--no-plan", "--candidate",
+                            CORESTEER_PRESETS_DIR "/nanopi-r6s-option1.json", "--load",
+                            "iperf3://127.0.0.1:" + std::to_string(port), "--phases", "download",
+                            "--phase-seconds", "1", "--idle-seconds", "1", "--budget", "600",
+                            "--record", file, "--json"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["stopped"], "not-measured") << j["stop_reason"];
+    EXPECT_NE(j["verdict"].get<std::string>().find("Not measured: the load did not run"),
+              std::string::npos)
+        << j["verdict"];
+    EXPECT_EQ(j["verdict"].get<std::string>().find("\\n"), std::string::npos) << j["verdict"];
+    EXPECT_TRUE(j["winner"].is_null());
+    for (const auto& c : j["candidates"])
+        EXPECT_TRUE(c["trials"].empty());
+    EXPECT_TRUE(fs::exists(file));
 }

@@ -78,6 +78,7 @@ struct ModelLoad {
     std::chrono::steady_clock::time_point start;
     double idle = 0, phase = 0;
     std::uint64_t rng = 12345;
+    std::atomic<bool> dead{false}; // the load moves nothing (a server that is gone)
     double noise() {
         rng = rng * 6364136223846793005ull + 1442695040888963407ull;
         return static_cast<double>(rng >> 11) / static_cast<double>(1ull << 53);
@@ -96,7 +97,7 @@ struct ModelLoad {
             s.phase = t < idle ? "idle" : t < idle + phase ? "download" : "idle";
             const bool loaded = s.phase == "download";
             const double bps = mask == "2" ? 300e6 : mask == "1" ? 150e6 : 200e6;
-            s.downBitsPerSec = loaded ? bps * (0.97 + 0.06 * noise()) : 0;
+            s.downBitsPerSec = loaded && !dead ? bps * (0.97 + 0.06 * noise()) : 0;
             s.latencyMs = 5 + noise() + (loaded ? 3 + 12 * (300e6 - bps) / 100e6 : 0);
             return s;
         };
@@ -168,6 +169,7 @@ TEST(Tuner, FindsTheLayoutThatForwardsMoreAndLeavesTheBaseline) {
         << res.stopText;
     EXPECT_TRUE(res.baselineRestored);
     EXPECT_EQ(readMask(r.root), before); // every trial reverted
+    EXPECT_EQ(res.readBack, "Read back at the end: the router is on its baseline.");
     // Every block ran each candidate once and the baseline twice.
     ASSERT_EQ(res.trials.size(), static_cast<std::size_t>(blocks) * 4);
     for (int b = 0; b < blocks; ++b) {
@@ -440,4 +442,90 @@ TEST(Tuner, ARunTheBudgetStopsNamesTheLeaderAndNoWinner) {
     EXPECT_EQ(j["outcome"], "open");
     EXPECT_EQ(j["stopped"], "budget");
     EXPECT_EQ(readMask(r.root), "3");
+}
+
+// A load that does not run is found before any candidate is applied: the run is not measured,
+// never "no difference".
+TEST(Tuner, ADeadLoadIsNotMeasuredAndNothingIsApplied) {
+    TunerRouter r("dead-load");
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        irqOn("receive on CPU1", "1")};
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    model.dead = true;
+    TuneHooks hooks;
+    model.hook(hooks);
+    bool tried = false;
+    hooks.trial = [&](double, int, int) { tried = true; };
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::NotMeasured) << res.stopText;
+    EXPECT_EQ(res.stopText,
+              "Not measured: the load did not run before the first trial (the load gave no "
+              "download throughput); no candidate was applied.");
+    EXPECT_FALSE(tried);
+    EXPECT_TRUE(res.trials.empty());
+    EXPECT_FALSE(res.verdict.winner);
+    EXPECT_EQ(res.verdict.text, res.stopText);
+    EXPECT_EQ(readMask(r.root), "3");
+    const auto j = tuneJson(res, Objective::Throughput);
+    EXPECT_EQ(j["stopped"], "not-measured");
+    EXPECT_TRUE(j["winner"].is_null());
+}
+
+// A load that dies during the run ends it as not measured, with the trials before it kept, and
+// the router back on its baseline.
+TEST(Tuner, ALoadThatDiesMidRunEndsItNotMeasured) {
+    TunerRouter r("dying-load");
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        irqOn("receive on CPU1", "1")};
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    TuneHooks hooks;
+    model.hook(hooks);
+    int started = 0;
+    hooks.trial = [&](double, int, int c) {
+        if (c >= 0 && ++started == 5)
+            model.dead = true; // the server goes away in the second block
+    };
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::NotMeasured) << res.stopText;
+    EXPECT_NE(res.stopText.find("Not measured: the load failed in block 2"), std::string::npos)
+        << res.stopText;
+    EXPECT_EQ(res.blocks, 1);
+    EXPECT_FALSE(res.verdict.winner);
+    EXPECT_TRUE(res.baselineRestored);
+    EXPECT_EQ(readMask(r.root), "3");
+}
+
+// Something else changes a mask during the run (another client, irqbalance): the masks read
+// back at the end differ from the baseline, and the result says so.
+TEST(Tuner, AMaskChangedBehindItsBackIsFoundAtTheEnd) {
+    TunerRouter r("changed");
+    std::vector<Candidate> cands = {
+        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+        irqOn("receive on CPU1", "1")};
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    TuneHooks hooks;
+    model.hook(hooks);
+    std::atomic<bool> cancel{false};
+    hooks.cancel = &cancel;
+    int started = 0;
+    hooks.trial = [&](double, int, int c) {
+        if (c < 0)
+            return;
+        if (++started == 2)
+            std::ofstream(r.root / "proc/irq/34/smp_affinity") << "2\n";
+        if (started == 3)
+            cancel = true;
+    };
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::Cancelled) << res.stopText;
+    EXPECT_FALSE(res.baselineRestored);
+    EXPECT_NE(res.readBack.find("the router differs from its baseline: IRQ 34"), std::string::npos)
+        << res.readBack;
+    EXPECT_NE(res.readBack.find("is 2, not 3"), std::string::npos) << res.readBack;
+    EXPECT_EQ(readMask(r.root), "3"); // its own candidate, reverted
 }
