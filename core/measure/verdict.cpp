@@ -176,7 +176,6 @@ Verdict judge(const std::vector<CandidateTrials>& trials,
 
     const auto typical = typicalBps(trials, repeats);
 
-    std::vector<std::optional<ShiftTest>> objectiveTests(n);
     for (std::size_t c = 1; c < n; ++c) {
         if (out(c))
             continue;
@@ -233,8 +232,6 @@ Verdict judge(const std::vector<CandidateTrials>& trials,
                 p.worse = b.hi < -p.margin;
             }
             cmp.measures.push_back(p);
-            if (isObjective)
-                objectiveTests[c].emplace(std::move(test));
         }
         const auto* obj = cmp.find(objective);
         cmp.guardFailure = guardWhy;

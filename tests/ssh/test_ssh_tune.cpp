@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // coresteer-cli tune over SSH, against sshd and dropbear: every trial applies its candidate on
 // the router with the revert armed and reverts it over the same session, while iperf3 runs the
-// load (a server on 127.0.0.1) and the router is sampled; a run interrupted (Ctrl-C) before its
-// plan's first look names no winner, and the router ends on its baseline.
+// load (a server on 127.0.0.1) and the router is sampled; a run interrupted (Ctrl-C, after the
+// load's 2 s check and a whole block) before its plan's first look names no winner, and the
+// router ends on its baseline.
 #include "tests/ssh/ssh_fixture.h"
 #include "tests/support/loopback_port.h"
 
@@ -32,13 +33,14 @@ TEST(SshTune, TrialsApplyAndRevertOverSshdAndDropbearUnderAnIperf3Load) {
         const auto file = dir / (std::string(server) + ".csrec");
         fs::remove(file);
         const std::string cmd =
-            "timeout --preserve-status -s INT 14 " + std::string(CORESTEER_CLI) + " tune ssh://" +
+            "timeout --preserve-status -s INT 30 " + std::string(CORESTEER_CLI) + " tune ssh://" +
             env("CS_SSH_USER") + "@127.0.0.1:" + env(server) + " --root '" + root.string() +
             "' --known-hosts '" + (dir / "kh").string() + "' --identity '" + env("CS_CLIENT_KEY") +
             "' --accept-new-host-key --no-plan --candidate '" + candidate.string() +
             "' --load iperf3://127.0.0.1:" + std::to_string(port) +
-            " --phases download --phase-seconds 2 --budget 600 --json --record '" + file.string() +
-            "' < /dev/null 2> '" + (dir / "err").string() + "'";
+            " --phases download --phase-seconds 2 --idle-seconds 1 --budget 600 --json "
+            "--record '" +
+            file.string() + "' < /dev/null 2> '" + (dir / "err").string() + "'";
         int status = -1;
         const auto out = test::capture(cmd, &status);
         ASSERT_EQ(status, 1) << server << ": " << slurp(dir / "err"); // cancelled
