@@ -147,10 +147,10 @@ if [ -x build/dev/tests/bench/bench_recording ]; then
     build/dev/tests/bench/bench_recording --benchmark_min_time=0.2 --benchmark_repetitions=3 ||
         bench_failed bench_recording
 fi
-# The verdict's worst cases (7 placebos both ways under each noise, and the power among 4), 2 000
-# runs each; the whole table (18 cases and 6 of power) is `bench_verdict` without --quick.
+# The verdict's worst cases (7 placebos both ways under each noise, and the power among 4), 1 000
+# runs each; the whole table (18 cases and 6 of power, 2 000 runs each) is `bench_verdict`.
 if [ -x build/dev/tests/bench/bench_verdict ]; then
-    build/dev/tests/bench/bench_verdict --quick || bench_failed bench_verdict
+    build/dev/tests/bench/bench_verdict --quick --runs 1000 || bench_failed bench_verdict
 fi
 if [ -x build/dev/tests/bench/bench_live_ui ]; then
     build/dev/tests/bench/bench_live_ui || bench_failed bench_live_ui

@@ -157,7 +157,9 @@ PY
 # whose named candidate puts the work on CPU1.
 t0=$SECONDS
 # Each trial idles 1 s after its apply (the tuner's default is 2): at about 4.7 s a trial, the
-# plan's first look (9 blocks of 5 trials) comes after about 210 s, the third within the budget.
+# plan's first look (9 blocks of 5 trials) comes after about 215 s, the third within the budget.
+# (With 2 s phases the trials are noisier and the verdict came later: a tie at the third look,
+# 15 blocks in 296 s.)
 if tune plan --budget 400 --idle-seconds 1; then
     say "(b) tune with the planner's candidates:"
     summary "$work/plan.json"
