@@ -7,14 +7,15 @@
 // board's presets; the grid's pending edits when there are any), each with what it changes and
 // why it may win, and more from layout or preset files ("Add from file..."); the load (an iperf3
 // server or HTTP(S) URLs beyond the router, as the Live tab's test takes them; on the demo its
-// model is the load), its phases and their length, the idle spell, the fewest blocks, the time
-// budget and the objective. Start asks for the run (startRequested); the window runs it on the
-// router's connection, whose worker runs the tuner, and passes its progress, trials and result
-// back (onProgress, onTrial, onFinished, onFailed), as the apply dialog is run.
+// model is the load), its phases and their length, the idle spell, the margin, the time
+// budget (the plan it allows, said before Start) and the objective. Start asks for the run
+// (startRequested); the window runs it on the router's connection, whose worker runs the tuner,
+// and passes its progress, trials and result back (onProgress, onTrial, onFinished, onFailed),
+// as the apply dialog is run.
 //
 // While it runs: the block, trial and candidate, and the time left; Cancel asks for the end
 // (cancelRequested: the tuner puts the baseline back). After: the result as a table and a plot
-// (tuneview.h), the verdict with its confidence, the winner highlighted; "Apply the winner..."
+// (tuneview.h), the verdict (decided or not), the winner highlighted; "Apply the winner..."
 // hands its layout to the usual apply flow (applyWinnerRequested), and the whole run's
 // recording can be saved as the Live tab's are.
 #pragma once
@@ -94,7 +95,7 @@ public:
     QString candidateName(int index) const;
     int trialsStarted() const { return m_trialsStarted; }
 
-    // After the run: its result, its document (coresteer.tune/1) and its recording.
+    // After the run: its result, its document (coresteer.tune/2) and its recording.
     TuneResultPtr result() const { return m_result; }
     const nlohmann::json& document() const { return m_doc; }
     RecordingPtr recording() const { return m_recording; }

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 coresteer maintainers
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A tune's result as the tuning dialog shows it, read from its document (coresteer.tune/1,
+// A tune's result as the tuning dialog shows it, read from its document (coresteer.tune/2,
 // core/measure/tune_json.h: what the recording keeps and the command line prints), so that a
 // live run and a recording's tune read the same. Every value is checked as it is read: a
 // document from a file is untrusted.

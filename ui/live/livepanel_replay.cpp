@@ -52,7 +52,7 @@ void LivePanel::startReplay(std::shared_ptr<const Recording> recording, Snapshot
                             double speed) {
     abandonTest();
     reset(std::move(snapshot), recording->info.hz, QString::fromStdString(recording->info.label));
-    // A tune's candidates by name (its "tune" section, coresteer.tune/1), for its trials' marks.
+    // A tune's candidates by name (its "tune" section, coresteer.tune/2), for its trials' marks.
     m_tuneNames.clear();
     if (!recording->info.tune.empty()) {
         const auto doc = nlohmann::json::parse(recording->info.tune, nullptr, false);
