@@ -229,11 +229,9 @@ std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err,
         err << "coresteer-cli: " << path << ": too large for a layout (over 1 MiB)\n";
         return std::nullopt;
     }
-    std::ostringstream text;
-    text << body;
     std::string error;
-    if (text.str().find("coresteer.preset/") != std::string::npos) {
-        auto p = parsePreset(text.str(), &error);
+    if (body.find("coresteer.preset/") != std::string::npos) {
+        auto p = parsePreset(body, &error);
         if (!p) {
             err << "coresteer-cli: " << path << ": " << error << "\n";
             return std::nullopt;
@@ -242,7 +240,7 @@ std::optional<Layout> readLayoutFile(const std::string& path, std::ostream& err,
             *preset = *p;
         return p->layout;
     }
-    auto layout = parseLayout(text.str(), &error);
+    auto layout = parseLayout(body, &error);
     if (!layout)
         err << "coresteer-cli: " << path << ": " << error << "\n";
     return layout;

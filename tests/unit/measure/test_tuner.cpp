@@ -70,6 +70,12 @@ Candidate irqOn(const std::string& name, const std::string& cpus) {
     return c;
 }
 
+// The baseline (what the router has now) and one candidate.
+std::vector<Candidate> baselineAnd(const TunerRouter& r, Candidate c) {
+    return {{"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
+            std::move(c)};
+}
+
 // A load whose throughput is the router's: 300 Mb/s with eth1's receive interrupt on CPU1 alone,
 // 150 on CPU0 alone, 200 on both (the baseline), with a few percent of noise; the round trip
 // grows more on the slower layouts.
@@ -286,9 +292,7 @@ TEST(Tuner, ACandidateTheRouterRefusesIsLeftOutAndTheRestGoOn) {
 
 TEST(Tuner, CancelRestoresTheBaselineAtOnce) {
     TunerRouter r("cancel");
-    std::vector<Candidate> cands = {
-        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
-        irqOn("receive on CPU1", "1")};
+    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
     ModelLoad model{r.root, {}, 0, 0, 1};
     TuneHooks hooks;
     model.hook(hooks);
@@ -330,9 +334,7 @@ TEST(Tuner, DoesNotStartWhileAnotherApplyIsPending) {
     std::string error;
     const auto report = r.router->apply(layout::resolve(other.layout, r.snap), o, &error);
     ASSERT_TRUE(report && report->revertArmed) << error;
-    std::vector<Candidate> cands = {
-        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
-        irqOn("receive on CPU1", "1")};
+    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
     live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
     const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, {});
     EXPECT_EQ(res.stop, TuneResult::Stop::Failed);
@@ -375,6 +377,18 @@ TEST(TuneJson, TextFromAHostileDocumentIsPrintableOrRefused) {
     std::istringstream lines(*n);
     for (std::string line; std::getline(lines, line);)
         EXPECT_LT(line.size(), 400u) << line.substr(0, 80);
+    // What the router's masks read back as (its interface names are the router's bytes) and a
+    // tie's names: on their own lines, printable, cut short.
+    nlohmann::json back = nlohmann::json::parse(R"({"schema": "coresteer.tune/2",
+        "candidates": [], "tied": ["a\nFAKE ROW", 7]})");
+    back["read_back"] =
+        std::string("IRQ 5 (\xff\xfe\x1b[2J) is 2\nFAKE ROW $(reboot) ") + std::string(5000, 'y');
+    const auto b = tuneText(back, &error);
+    ASSERT_TRUE(b) << error;
+    EXPECT_EQ(b->find("\nFAKE ROW"), std::string::npos) << *b;
+    EXPECT_EQ(b->find('\x1b'), std::string::npos) << *b;
+    EXPECT_EQ(b->find("\xff"), std::string::npos) << *b;
+    EXPECT_EQ(b->find(std::string(1000, 'y')), std::string::npos);
 }
 
 // A tune recorded by the version before (coresteer.tune/1) still reads: its verdict alone.
@@ -391,9 +405,7 @@ TEST(TuneJson, AnEarlierVersionsTunePrintsItsVerdict) {
 
 TEST(Tuner, ABudgetThatCannotReachTheFirstLookIsRefusedBeforeAnyTrial) {
     TunerRouter r("budget-short");
-    std::vector<Candidate> cands = {
-        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
-        irqOn("receive on CPU1", "1")};
+    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
     auto spec = quickSpec();
     spec.budgetSeconds = 20;
     const auto estimate = estimateTune(spec, 2);
@@ -448,9 +460,7 @@ TEST(Tuner, ARunTheBudgetStopsNamesTheLeaderAndNoWinner) {
 // never "no difference".
 TEST(Tuner, ADeadLoadIsNotMeasuredAndNothingIsApplied) {
     TunerRouter r("dead-load");
-    std::vector<Candidate> cands = {
-        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
-        irqOn("receive on CPU1", "1")};
+    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
     ModelLoad model{r.root, {}, 0, 0, 1};
     model.dead = true;
     TuneHooks hooks;
@@ -477,9 +487,7 @@ TEST(Tuner, ADeadLoadIsNotMeasuredAndNothingIsApplied) {
 // the router back on its baseline.
 TEST(Tuner, ALoadThatDiesMidRunEndsItNotMeasured) {
     TunerRouter r("dying-load");
-    std::vector<Candidate> cands = {
-        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
-        irqOn("receive on CPU1", "1")};
+    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
     ModelLoad model{r.root, {}, 0, 0, 1};
     TuneHooks hooks;
     model.hook(hooks);
@@ -503,9 +511,7 @@ TEST(Tuner, ALoadThatDiesMidRunEndsItNotMeasured) {
 // back at the end differ from the baseline, and the result says so.
 TEST(Tuner, AMaskChangedBehindItsBackIsFoundAtTheEnd) {
     TunerRouter r("changed");
-    std::vector<Candidate> cands = {
-        {"Current layout", Candidate::Source::Current, "", "", layout::currentLayout(r.snap)},
-        irqOn("receive on CPU1", "1")};
+    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
     ModelLoad model{r.root, {}, 0, 0, 1};
     TuneHooks hooks;
     model.hook(hooks);
