@@ -231,7 +231,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
             loadOptions(c);
             c->add_option("--candidate", o.candidates,
                           "a layout or preset file to try besides the planner's (each a "
-                          "--candidate; one equal to the baseline shows the noise)")
+                          "--candidate; one that changes nothing is left out: a placebo, a change "
+                          "that should "
+                          "not matter, shows the noise)")
                 ->type_name("FILE");
             c->add_flag("--no-plan", o.noPlan,
                         "leave out the planner's recommendation and alternatives (and the "

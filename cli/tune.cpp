@@ -206,6 +206,17 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
         "\ncoresteer-cli: interrupted: restoring the baseline...\n",
         "coresteer-cli: still restoring the baseline: wait for it, it takes seconds\n");
     hooks.cancel = &Interruptible::flag();
+    // The recording is written after each block that did not decide, so that a run killed or
+    // cut off keeps its blocks (its result says it did not end); the end writes over it.
+    bool checkpointFailed = false;
+    hooks.checkpoint = [&](const TuneResult& sofar) {
+        rec.setTune(jsonText(tuneJson(sofar, spec.objective), -1));
+        std::string e;
+        if (!saveRecording(rec, o.record, &e) && !checkpointFailed) {
+            checkpointFailed = true;
+            err << "coresteer-cli: " << text::printable(e, 300) << " (tried again at the end)\n";
+        }
+    };
     const auto result = runTune(*r->router, snap, std::move(candidates), spec, rec, hooks);
     const auto doc = tuneJson(result, spec.objective);
     rec.setTune(jsonText(doc, -1));

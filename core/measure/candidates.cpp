@@ -84,8 +84,9 @@ std::vector<Candidate> gatherCandidates(const Snapshot& snap, const CandidateOpt
     base.changes = "changes nothing";
     out.push_back(std::move(base));
 
-    // A candidate is added when there is room and it writes something new; the person's own
-    // may equal the baseline (an A/A check), never each other.
+    // A candidate is added when there is room and it writes something new. One that changes
+    // nothing would run the baseline a third time in every block under another name: left out,
+    // the person's own too, with a word on what shows the noise instead (a placebo).
     auto add = [&](Candidate c, bool own) {
         if (out.size() >= options.max) {
             note(c.name + ": left out, at most " + std::to_string(options.max) +
@@ -93,12 +94,15 @@ std::vector<Candidate> gatherCandidates(const Snapshot& snap, const CandidateOpt
             return;
         }
         const auto writes = layout::changedWrites(layout::resolve(c.layout, snap));
-        if (writes.empty() && !own) {
-            note(c.name + ": left out, it changes nothing on this router");
+        if (writes.empty()) {
+            note(c.name + ": left out, it changes nothing on this router" +
+                 (own ? std::string(" (it is the baseline; to see the noise, try a change that "
+                                    "should not matter, such as an idle NIC's IRQ on another core)")
+                      : std::string()));
             return;
         }
         const auto key = effect(writes);
-        for (std::size_t i = own ? 1 : 0; i < out.size(); ++i)
+        for (std::size_t i = 1; i < out.size(); ++i)
             if (layout::sameTargets(out[i].layout, c.layout) ||
                 effect(layout::changedWrites(layout::resolve(out[i].layout, snap))) == key) {
                 note(c.name + ": left out, it writes what " + out[i].name + " writes");

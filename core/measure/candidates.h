@@ -38,9 +38,10 @@ struct CandidateOptions {
 };
 
 // The candidates for `snap`, the baseline first. A candidate that writes the same as one before
-// it is left out, with a note in *notes; so is one that changes nothing on this router, unless
-// the person added it (a candidate equal to the baseline is how the noise is shown). The
-// person's own come right after the baseline, so the cap leaves out the planner's last ones.
+// it is left out, with a note in *notes; so is one that changes nothing on this router, the
+// person's own too (it is the baseline under another name: an A/A check wants a placebo, a
+// change that should not matter). The person's own come right after the baseline, so the cap
+// leaves out the planner's last ones.
 std::vector<Candidate> gatherCandidates(const Snapshot& snap, const CandidateOptions& options,
                                         std::vector<std::string>* notes);
 

@@ -31,6 +31,8 @@ const char* toString(TuneResult::Stop s) {
         return "failed";
     case TuneResult::Stop::NotMeasured:
         return "not-measured";
+    case TuneResult::Stop::Running:
+        return "running";
     }
     return "?";
 }
@@ -288,6 +290,19 @@ void Run::go() {
         if (m_result.verdict.decided) {
             m_result.stop = TuneResult::Stop::Decided;
             stopped = true;
+        } else if (m_hooks.checkpoint) {
+            // The run so far, for a recording that outlives a kill: the baseline is in force
+            // between blocks, and the next checkpoint or the end writes over this one.
+            TuneResult sofar = m_result;
+            sofar.stop = TuneResult::Stop::Running;
+            sofar.seconds = elapsed();
+            sofar.stopText = "This run did not end: its result was written after block " +
+                             std::to_string(m_result.blocks) + " of at most " +
+                             std::to_string(most) +
+                             ", and nothing after it (the run was killed, or this machine or "
+                             "its connection stopped). A trial in force then was undone by the "
+                             "router's revert timer.";
+            m_hooks.checkpoint(sofar);
         }
     }
     // A revert still armed (a cancel between apply and revert) is settled now.
@@ -328,6 +343,7 @@ void Run::go() {
     case TuneResult::Stop::Cancelled:
     case TuneResult::Stop::ConnectionLost:
     case TuneResult::Stop::Failed:
+    case TuneResult::Stop::Running:
         break;
     }
     if (m_result.stop != TuneResult::Stop::Decided && v.decided) {

@@ -59,6 +59,7 @@ struct TuneProgress {
     std::string message;               // what happened, for a person; empty: a new trial
 };
 
+struct TuneResult;
 struct TuneHooks {
     // The demo: the model's step before each sample (false with *error stops the run), its
     // test started with each trial, and its state for the load test.
@@ -76,6 +77,9 @@ struct TuneHooks {
     // table and plot fill as the run goes).
     std::function<void(const TrialResult&)> trialDone;
     std::function<void(const Verdict&, int blocks)> verdict;
+    // The result so far after each whole block that did not decide (stop Running), for a
+    // recording written as the run goes.
+    std::function<void(const TuneResult&)> checkpoint;
     const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -87,8 +91,9 @@ struct TuneResult {
     Plan plan;
     double marginPct = 3, latencyMarginMs = 5;
     int blocks = 0; // whole blocks run
-    // NotMeasured: the load did not run (before the first apply, or in a trial).
-    enum class Stop { Decided, Budget, Cancelled, ConnectionLost, Failed, NotMeasured };
+    // NotMeasured: the load did not run (before the first apply, or in a trial). Running: a
+    // checkpoint's, the run had not ended (TuneHooks::checkpoint).
+    enum class Stop { Decided, Budget, Cancelled, ConnectionLost, Failed, NotMeasured, Running };
     Stop stop = Stop::Decided;
     std::string stopText;    // why the run ended, a sentence
     double blockSeconds = 0; // a block's length: measured (the mean), or the estimate

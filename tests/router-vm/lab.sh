@@ -27,6 +27,15 @@
 #   tests/router-vm/lab.sh relay STATE [PORT]          in the LAN namespace, 127.0.0.1:PORT (2200)
 #                                                      to the router's SSH, but for handshakes
 #                                                      alone (see the command)
+#   tests/router-vm/lab.sh check STATE                 whether the guest forwards: pings from the
+#                                                      LAN namespace to the router and beyond it,
+#                                                      and, where that fails, the guest's NICs,
+#                                                      their IRQs and its kernel log (exit 1), or
+#                                                      its console's end when the guest does not
+#                                                      answer its management port either (exit 3)
+#   tests/router-vm/lab.sh revive STATE                takes eth1 and eth2 down and up in the
+#                                                      guest: a virtio queue that stopped
+#                                                      receiving is refilled and polled again
 #   tests/router-vm/lab.sh stop STATE                  power off; namespaces and cgroup go
 # From the LAN namespace the router answers SSH on 10.201.1.2:22, as a router does on its LAN;
 # STATE/known_hosts holds its key for that address too. So coresteer-cli can drive it with a
@@ -53,7 +62,7 @@ die() {
 }
 
 usage() {
-    sed -n '2,41p' "$0" >&2
+    sed -n '2,50p' "$0" >&2
     exit 2
 }
 
@@ -562,6 +571,49 @@ PY
     remember CS_LAB_RELAY_PID "$relay"
     grep -q "^\[127.0.0.1\]:$port " "$state/known_hosts" ||
         echo "[127.0.0.1]:$port $(cut -d' ' -f2- "$state/known_hosts" | head -n 1)" >> "$state/known_hosts"
+    ;;
+check)
+    # Forwarding needs the guest's LAN side (eth1) and its WAN side (eth2): one ping each way
+    # through it. Where one fails, what the guest says about its NICs (through the management
+    # port, which is neither) and the end of its console.
+    [ $# -ge 2 ] || usage
+    load_state
+    ok=1
+    for a in 10.201.1.2 10.201.2.1; do
+        in_ns lan ping -c 2 -i 0.3 -W 2 "$a" > /dev/null 2>&1 ||
+            { echo "lab.sh: no answer from $a on the LAN side"; ok=0; }
+    done
+    [ "$ok" = 1 ] && { echo "lab.sh: the guest forwards"; exit 0; }
+    # shellcheck disable=SC2016 # expanded in the guest
+    said=$(guest 'for n in eth1 eth2; do
+            ip link show "$n"
+            for c in rx_packets rx_dropped tx_packets tx_dropped; do
+                printf "%s %s=%s\n" "$n" "$c" "$(cat "/sys/class/net/$n/statistics/$c")"
+            done
+        done
+        grep -E "virtio[12]-" /proc/interrupts
+        dmesg | tail -n 20' 2>&1) || {
+        echo "$said" | sed 's/^/lab.sh: guest: /'
+        echo "lab.sh: the guest does not answer on its management port either"
+        tail -n 20 "$state/console.log" 2>/dev/null | sed 's/^/lab.sh: console: /'
+        exit 3
+    }
+    echo "$said" | sed 's/^/lab.sh: guest: /'
+    tail -n 20 "$state/console.log" 2>/dev/null | sed 's/^/lab.sh: console: /'
+    exit 1
+    ;;
+revive)
+    [ $# -ge 2 ] || usage
+    load_state
+    # shellcheck disable=SC2016 # expanded in the guest
+    guest 'for n in eth1 eth2; do ip link set "$n" down && ip link set "$n" up; done' ||
+        die "the guest did not take its NICs down and up"
+    i=0
+    until in_ns lan ping -c 1 -W 1 10.201.2.1 > /dev/null 2>&1; do
+        i=$((i + 1))
+        [ "$i" -lt 10 ] || die "no path from LAN to WAN through the guest after revive"
+    done
+    echo "lab.sh: eth1 and eth2 went down and up; the guest forwards"
     ;;
 stop)
     [ $# -ge 2 ] || usage

@@ -11,7 +11,8 @@
 #       puts the packet work of the load (LAN -> WAN: eth1's RPS, or its receive IRQ where RPS
 #       is off) on CPU1, the fast core, with its throughput gain's interval above zero, and
 #       leaves the router on its baseline;
-#   (c) with one candidate identical to the baseline and no plan, `tune` names no winner;
+#   (c) a candidate identical to the baseline (and no plan) is left out: nothing to compare,
+#       exit 2, nothing applied;
 #   (d) a tune killed (SIGKILL) while a candidate is in force leaves the router on the
 #       candidate, and its revert timer brings the baseline back by itself.
 # Every check of the router's state reads the guest's own files over the management port
@@ -50,9 +51,16 @@ failed() {
 }
 
 trap '"$lab" stop "$state" > /dev/null 2>&1 || true' EXIT
-"$lab" start "$vm" "$state" 2222
+# The lab from its start: booted, the iperf3 server and the relay up, the baseline set.
+start_lab() {
+    "$lab" start "$vm" "$state" 2222
+    "$lab" serve "$state" 5202
+    "$lab" relay "$state" 2200
+    "$lab" layout "$state" irq=1 rps=0
+}
+
+start_lab
 say "the lab is up"
-"$lab" serve "$state" 5202
 
 # The router's mask files (every IRQ's smp_affinity, the NICs' rps_cpus), read in the guest.
 masks() {
@@ -110,16 +118,57 @@ fi
 # load test's handshakes with the router's SSH port stay on the LAN side), iperf3 to the WAN
 # namespace's server, probed by ICMP beyond the router. The load is upload (LAN -> WAN, cubic,
 # as (a) measures), whose packet work is eth1's receive processing, in 3 s phases.
-"$lab" relay "$state" 2200
 tune_args=(ssh://root@127.0.0.1:2200 --identity "$vm/client_key" --known-hosts "$state/known_hosts"
     --load iperf3://10.201.2.1:5202 --congestion cubic --probe 10.201.2.1 --phases upload --json)
 # Runs the tuner: NAME ARGS... writes NAME.json (stdout), NAME.err (its progress) and NAME.rec
-# (the recording) under WORKDIR; its phases last CORESTEER_TUNE_PHASE seconds (the lab's).
+# (the recording) under WORKDIR, in the lab's phases.
 tune() {
     local name=$1
     shift
-    "$lab" ns "$state" lan "$cli" tune "${tune_args[@]}" --phase-seconds "${CORESTEER_TUNE_PHASE:-$phase}" \
+    "$lab" ns "$state" lan "$cli" tune "${tune_args[@]}" --phase-seconds "$phase" \
         --record "$work/$name.rec" "$@" > "$work/$name.json" 2> "$work/$name.err"
+}
+
+# Waits up to 40 s (a trial's revert timer and slack) for the router's own masks to be the
+# baseline again.
+back_on_baseline() {
+    local t=$SECONDS
+    while [ $((SECONDS - t)) -lt 40 ]; do
+        [ "$(masks)" = "$baseline" ] && return 0
+        sleep 1
+    done
+    return 1
+}
+
+# tune, and where it fails because the emulated router stopped forwarding, the lab mended and
+# the tune run once more, which must then succeed; any other failure counts as it is. Twice in
+# a dozen runs a trial's apply or revert over the LAN got no answer for 30 s (the tuner ended
+# the run, as it should: "the router could not be reached"): once the guest's console showed
+# soft lockups on both vCPUs and an RCU stall on vCPU0, the slowed one, and it answered neither
+# on its LAN nor on its management port again; the other time (a CI run) its LAN stayed silent
+# for as long as the test went on. Forty applies and reverts of the same candidate in a row
+# did not bring it back: it is rare, and the emulator's or the guest kernel's. lab.sh check
+# tells which (it prints what the guest and its console said): a guest that answers its
+# management port has its NICs taken down and up (lab.sh revive) and its revert timer awaited;
+# one that does not is powered off and booted again.
+tune_or_mend() {
+    local name=$1
+    tune "$@" && return 0
+    local rc=$? health=0
+    "$lab" check "$state" || health=$?
+    [ "$health" -eq 0 ] && return "$rc"
+    say "$name: tune failed (exit $rc) with the guest silent: $(tail -n 2 "$work/$name.err")"
+    if [ "$health" -eq 1 ]; then
+        "$lab" revive "$state" || return "$rc"
+        back_on_baseline || { say "$name: the router did not return to its baseline"; return "$rc"; }
+    else
+        say "$name: the guest hangs: it is powered off and booted again"
+        "$lab" stop "$state" > /dev/null 2>&1 || true
+        start_lab
+        [ "$(masks)" = "$baseline" ] || { say "$name: the booted router is not on the baseline"; return "$rc"; }
+    fi
+    say "$name: the guest forwards again and is on its baseline: the tune runs once more"
+    tune "$@"
 }
 
 # A tune's result for a person: each candidate's upload throughput (median [interval]) and its
@@ -160,7 +209,7 @@ t0=$SECONDS
 # plan's first look (9 blocks of 5 trials) comes after about 215 s, the third within the budget.
 # (With 2 s phases the trials are noisier and the verdict came later: a tie at the third look,
 # 15 blocks in 296 s.)
-if tune plan --budget 400 --idle-seconds 1; then
+if tune_or_mend plan --budget 400 --idle-seconds 1; then
     say "(b) tune with the planner's candidates:"
     summary "$work/plan.json"
     if why=$(python3 - "$work/plan.json" 2>&1 <<'PY'
@@ -200,7 +249,11 @@ fi
 say "(b) took $((SECONDS - t0)) s"
 [ "$(masks)" = "$baseline" ] || failed "(b) the router is not on its baseline after the tune"
 
-# ---- (c) A/A: a candidate identical to the baseline wins nothing ----
+# ---- (c) a candidate identical to the baseline is left out, and nothing runs ----
+# It would run the baseline a third time in every block under another name: the tuner says so
+# and stops before it applies anything. (How often a run names a winner among placebos, changes
+# that should not matter, is tests/bench/lab_aa.sh's figure: one run proves little about a rate
+# of at most 1 in 20, and a test that fails in 1 run of 40 by design has no place in a suite.)
 python3 - "$work/baseline.json" <<'PY'
 import json, sys
 irqs = [{"action": "virtio%d-%s" % (n, q), "cpus": "0"}
@@ -210,21 +263,16 @@ json.dump({"schema": "coresteer.layout/1", "irqs": irqs, "rx_queues": rx, "tx_qu
           open(sys.argv[1], "w"), indent=2)
 PY
 t0=$SECONDS
-if CORESTEER_TUNE_PHASE=2 tune aa --candidate "$work/baseline.json" --no-plan --budget 100 \
-    --idle-seconds 1; then
-    say "(c) tune with a candidate identical to the baseline:"
-    summary "$work/aa.json"
-    if python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["winner"] is not None)' \
-        "$work/aa.json"; then
-        say "(c) ok: no winner"
-    else
-        failed "(c) a winner where there is no difference"
-    fi
+rc=0
+tune aa --candidate "$work/baseline.json" --no-plan || rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'baseline.json: left out, it changes nothing on this router' "$work/aa.err" &&
+    grep -q 'nothing to compare' "$work/aa.err"; then
+    say "(c) ok: $(grep -m1 'left out' "$work/aa.err")"
 else
-    failed "(c) tune failed (exit $?): $(tail -n 5 "$work/aa.err")"
+    failed "(c) a copy of the baseline was not left out (exit $rc): $(tail -n 3 "$work/aa.err")"
 fi
 say "(c) took $((SECONDS - t0)) s"
-[ "$(masks)" = "$baseline" ] || failed "(c) the router is not on its baseline after the tune"
+[ "$(masks)" = "$baseline" ] || failed "(c) the router is not on its baseline"
 
 # ---- (d) a tune killed mid-trial: the router's revert timer restores the baseline ----
 # The candidate: everything on CPU1. Once the guest shows it, the CLI is killed; the guest must

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // coresteer-cli tune: what it needs is checked before anything is contacted, and on the demo
 // router (whose model forwards by the layout it holds, with noise) it names the published R6S
-// layout the winner over FriendlyWrt's default, tells a copy of the baseline from noise, leaves
+// layout the winner over FriendlyWrt's default, tells a placebo from noise, leaves
 // the demo on its baseline, and keeps the whole run in one recording that `recording summary`
 // reads back.
 #include "cli/cli.h"
@@ -12,9 +12,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 using namespace coresteer;
 namespace fs = std::filesystem;
@@ -73,19 +77,47 @@ TEST(CliTune, WhatItNeedsIsCheckedFirst) {
     EXPECT_FALSE(fs::exists(file));
 }
 
-TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsACopyOfTheBaselineFromNoise) {
+TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsAPlaceboFromNoise) {
     const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-tune-demo";
     fs::remove_all(dir);
     fs::create_directories(dir);
-    // The demo's own layout, as a file: a candidate equal to the baseline.
+    // The demo's own layout, as a file: a candidate equal to the baseline, which is left out;
+    // and a placebo, the same with the idle eth1-16 and eth2-16 vectors on CPU4 and CPU5.
     const auto same = (dir / "same.json").string();
     const auto saved = tuneCli({"preset", "save", "demo", same});
     ASSERT_EQ(saved.code, 0) << saved.err;
+    auto preset = nlohmann::json::parse(std::ifstream(same));
+    int moved = 0;
+    for (auto& irq : preset["layout"]["irqs"])
+        if (irq["action"] == "eth1-16" || irq["action"] == "eth2-16") {
+            irq["cpus"] = irq["action"] == "eth1-16" ? "4" : "5";
+            ++moved;
+        }
+    ASSERT_EQ(moved, 2) << preset.dump(1);
+    preset["name"] = "placebo";
+    const auto placebo = (dir / "placebo.json").string();
+    std::ofstream(placebo) << preset.dump(1);
     const auto file = (dir / "tune.csrec").string();
-    const auto r = tuneCli({"tune", "demo", "--no-plan", "--candidate",
-                            CORESTEER_PRESETS_DIR "/nanopi-r6s-option1.json", "--candidate", same,
-                            "--phases", "download", "--phase-seconds", "1", "--idle-seconds", "1",
-                            "--budget", "200", "--record", file, "--json"});
+    const auto r = tuneCli({"tune",
+                            "demo",
+                            "--no-plan",
+                            "--candidate",
+                            CORESTEER_PRESETS_DIR "/nanopi-r6s-option1.json",
+                            "--candidate",
+                            same,
+                            "--candidate",
+                            placebo,
+                            "--phases",
+                            "download",
+                            "--phase-seconds",
+                            "1",
+                            "--idle-seconds",
+                            "1",
+                            "--budget",
+                            "200",
+                            "--record",
+                            file,
+                            "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
     // Progress on stderr: the blocks and the trials.
     EXPECT_NE(r.err.find("block 1 of at most 18, trial 1 of 4"), std::string::npos) << r.err;
@@ -95,8 +127,11 @@ TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsACopyOfTheBaselineFromNoise)
     EXPECT_EQ(j["candidates"][0]["source"], "current");
     EXPECT_EQ(j["candidates"][1]["name"], "R6S option 1");
     EXPECT_EQ(j["candidates"][1]["source"], "file");
-    EXPECT_EQ(j["candidates"][2]["source"], "file"); // named as `preset save` named it
-    EXPECT_EQ(j["candidates"][2]["changes"], "changes nothing");
+    EXPECT_EQ(j["candidates"][2]["name"], "placebo"); // named by its file's name
+    EXPECT_EQ(j["candidates"][2]["source"], "file");
+    EXPECT_NE(r.err.find("left out, it changes nothing on this router (it is the baseline"),
+              std::string::npos)
+        << r.err;
     EXPECT_EQ(j["winner"], "R6S option 1") << j["verdict"];
     EXPECT_TRUE(j["decided"].get<bool>());
     EXPECT_EQ(j["stopped"], "decided");
@@ -115,7 +150,7 @@ TEST(CliTune, TheDemoNamesThePublishedLayoutAndTellsACopyOfTheBaselineFromNoise)
     EXPECT_NE(j["verdict"].get<std::string>().find("Also beyond the margin: latency increase"),
               std::string::npos)
         << j["verdict"];
-    // The copy of the baseline does not win: its gain is noise.
+    // The placebo does not win: its gain is noise.
     EXPECT_FALSE(j["candidates"][2]["qualifies"].get<bool>());
     const auto& aa = j["candidates"][2]["gain_vs_baseline"]["download"]["bps"];
     EXPECT_LT(std::abs(aa["mean"].get<double>()), std::abs(gain["mean"].get<double>()) / 4)
@@ -164,4 +199,43 @@ TEST(CliTune, ALoadThatDoesNotRunIsNotMeasured) {
     for (const auto& c : j["candidates"])
         EXPECT_TRUE(c["trials"].empty());
     EXPECT_TRUE(fs::exists(file));
+}
+
+// The recording is written as the run goes: the real binary, killed (SIGKILL) after its first
+// whole block, leaves a recording whose summary reads the blocks it ran and says the run did
+// not end.
+TEST(CliTune, ARunKilledKeepsTheBlocksItRan) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-tune-killed";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto file = (dir / "t.csrec").string();
+    const auto pid = (dir / "pid").string();
+    const std::string cmd = "sh -c 'echo $$ > \"" + pid +
+                            "\"; exec \"" CORESTEER_CLI
+                            "\" tune demo --no-plan --candidate \"" CORESTEER_PRESETS_DIR
+                            "/nanopi-r6s-option1.json\" --phases download --phase-seconds 1 "
+                            "--idle-seconds 1 --budget 600 --record \"" +
+                            file + "\"' > /dev/null 2> \"" + (dir / "err").string() + "\" &";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    // A block is 3 trials of about 2.5 s: the first checkpoint comes within a minute.
+    for (int i = 0; i < 600 && !fs::exists(file); ++i)
+        ::usleep(100000);
+    ASSERT_TRUE(fs::exists(file)) << "no recording after 60 s";
+    std::string text;
+    std::ifstream(pid) >> text;
+    ASSERT_FALSE(text.empty());
+    ASSERT_EQ(::kill(std::stoi(text), SIGKILL), 0);
+    const auto s = tuneCli({"recording", "summary", "--json", file});
+    ASSERT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    EXPECT_EQ(j["tune"]["stopped"], "running") << j["tune"].dump().substr(0, 1000);
+    EXPECT_GE(j["tune"]["blocks"].get<int>(), 1);
+    EXPECT_TRUE(j["tune"]["winner"].is_null());
+    for (const auto& c : j["tune"]["candidates"])
+        EXPECT_FALSE(c["trials"].empty()) << c.dump().substr(0, 500);
+    const auto t = tuneCli({"recording", "summary", file});
+    ASSERT_EQ(t.code, 0) << t.err;
+    EXPECT_NE(t.out.find("This run did not end: its result was written after block "),
+              std::string::npos)
+        << t.out;
 }

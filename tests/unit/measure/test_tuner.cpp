@@ -268,9 +268,22 @@ TEST(Tuner, ACandidateTheRouterRefusesIsLeftOutAndTheRestGoOn) {
         if (blocks == 2)
             cancel = true;
     };
+    // After each undecided block, the run so far: for a recording written as it goes.
+    std::vector<TuneResult> checkpoints;
+    hooks.checkpoint = [&](const TuneResult& sofar) { checkpoints.push_back(sofar); };
     live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
     const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
     EXPECT_EQ(res.stop, TuneResult::Stop::Cancelled) << res.stopText;
+    ASSERT_EQ(checkpoints.size(), 2u);
+    for (int b = 0; b < 2; ++b) {
+        const auto& c = checkpoints[static_cast<std::size_t>(b)];
+        EXPECT_EQ(c.stop, TuneResult::Stop::Running);
+        EXPECT_EQ(c.blocks, b + 1);
+        EXPECT_EQ(c.trials.size(), static_cast<std::size_t>(3 * (b + 1))); // baseline twice
+        EXPECT_FALSE(c.verdict.winner);
+        EXPECT_NE(c.stopText.find("This run did not end"), std::string::npos) << c.stopText;
+        EXPECT_EQ(tuneJson(c, Objective::Throughput)["stopped"], "running");
+    }
     EXPECT_FALSE(res.verdict.winner);
     ASSERT_EQ(res.leftOut.size(), 3u);
     EXPECT_NE(res.leftOut[1].find("the router refused it"), std::string::npos) << res.leftOut[1];
