@@ -278,6 +278,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& plainOut, std::os
                           "the router does")
                 ->check(CLI::IsMember({"throughput", "latency", "headroom"}))
                 ->type_name("O");
+            c->add_flag("--allow-conflicts", o.allowConflicts,
+                        "tune even while irqbalance runs on the router (it moves IRQs under the "
+                        "trials; without this the tune refuses to start)");
             c->add_flag("--keep-winner", o.keepWinner,
                         "leave the winner in force at the end, with the automatic revert armed "
                         "(--revert-after), for `confirm`");

@@ -11,6 +11,7 @@
 #include "core/layout/resolve.h"
 #include "core/live/demoload.h"
 #include "core/live/recording.h"
+#include "core/measure/tune_conflicts.h"
 #include "core/measure/tune_json.h"
 #include "core/measure/tuner.h"
 
@@ -133,6 +134,17 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
     const Snapshot snap = buildSnapshot(*bundle);
     if (snap.completeness() == 2) {
         err << "coresteer-cli: " << where << ": the snapshot has no CPUs or no IRQs to lay out\n";
+        return 2;
+    }
+    // What else moves masks on the router: said; irqbalance running refuses the run.
+    bool refused = false;
+    for (const auto& c : tuneConflicts(snap)) {
+        err << "coresteer-cli: " << where << ": " << text::printable(c.title, 200) << ": "
+            << text::printable(c.effect, 300) << " " << text::printable(c.remedy, 300) << "\n";
+        refused = refused || (c.refuses && !o.allowConflicts);
+    }
+    if (refused) {
+        err << "coresteer-cli: " << where << ": not tuned: nothing was applied\n";
         return 2;
     }
     std::vector<std::string> notes;
@@ -259,7 +271,7 @@ int tuneCommand(const Options& o, std::ostream& out, std::ostream& err) {
     using Stop = TuneResult::Stop;
     return result.stop == Stop::Cancelled ? 1
            : result.stop == Stop::ConnectionLost || result.stop == Stop::Failed ||
-                   result.stop == Stop::NotMeasured
+                   result.stop == Stop::NotMeasured || result.stop == Stop::Disturbed
                ? 2
                : 0;
 }

@@ -50,7 +50,7 @@ struct Options {
     int parallel = 4;
     // tune: the candidates beyond the planner's, and the experiment.
     std::vector<std::string> candidates;
-    bool noPlan = false, keepWinner = false;
+    bool noPlan = false, keepWinner = false, allowConflicts = false;
     double budget = 1800, idleSeconds = 2, tunePhaseSeconds = 5;
     double margin = 3, latencyMargin = 5;
     std::string phases = "download,upload", objective = "throughput";

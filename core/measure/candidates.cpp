@@ -68,6 +68,39 @@ std::vector<std::pair<std::string, std::string>> effect(const std::vector<layout
 
 } // namespace
 
+std::optional<std::string> whyLeftOut(const Candidate& c, const std::vector<Candidate>& have,
+                                      const Snapshot& snap, bool own) {
+    // One that changes nothing would run the baseline a third time in every block under
+    // another name: the person's own too, with a word on what shows the noise instead.
+    const auto writes = layout::changedWrites(layout::resolve(c.layout, snap));
+    if (writes.empty())
+        return std::string("it changes nothing on this router") +
+               (own ? " (it is the baseline; to see the noise, try a change that should not "
+                      "matter, such as an idle NIC's IRQ on another core)"
+                    : "");
+    const auto key = effect(writes);
+    for (std::size_t i = 1; i < have.size(); ++i)
+        if (layout::sameTargets(have[i].layout, c.layout) ||
+            effect(layout::changedWrites(layout::resolve(have[i].layout, snap))) == key)
+            return "it writes what " + have[i].name + " writes";
+    return std::nullopt;
+}
+
+std::string notOnThisRouter(const Candidate& c, const Snapshot& snap) {
+    const auto skipped = layout::resolve(c.layout, snap).skipped;
+    if (skipped.empty())
+        return {};
+    std::string out = c.name + ": " + std::to_string(skipped.size()) +
+                      (skipped.size() == 1 ? " entry does" : " entries do") +
+                      " not apply on this router, and the trials go without: ";
+    const std::size_t shown = std::min<std::size_t>(skipped.size(), 3);
+    for (std::size_t i = 0; i < shown; ++i)
+        out += (i ? "; " : "") + skipped[i].target + " (" + skipped[i].reason + ")";
+    if (skipped.size() > shown)
+        out += " (" + std::to_string(skipped.size() - shown) + " more)";
+    return out;
+}
+
 std::vector<Candidate> gatherCandidates(const Snapshot& snap, const CandidateOptions& options,
                                         std::vector<std::string>* notes) {
     std::vector<Candidate> out;
@@ -84,30 +117,19 @@ std::vector<Candidate> gatherCandidates(const Snapshot& snap, const CandidateOpt
     base.changes = "changes nothing";
     out.push_back(std::move(base));
 
-    // A candidate is added when there is room and it writes something new. One that changes
-    // nothing would run the baseline a third time in every block under another name: left out,
-    // the person's own too, with a word on what shows the noise instead (a placebo).
+    // A candidate is added when there is room and it writes something new.
     auto add = [&](Candidate c, bool own) {
         if (out.size() >= options.max) {
             note(c.name + ": left out, at most " + std::to_string(options.max) +
                  " candidates (the baseline among them)");
             return;
         }
-        const auto writes = layout::changedWrites(layout::resolve(c.layout, snap));
-        if (writes.empty()) {
-            note(c.name + ": left out, it changes nothing on this router" +
-                 (own ? std::string(" (it is the baseline; to see the noise, try a change that "
-                                    "should not matter, such as an idle NIC's IRQ on another core)")
-                      : std::string()));
+        if (auto why = whyLeftOut(c, out, snap, own)) {
+            note(c.name + ": left out, " + *why);
             return;
         }
-        const auto key = effect(writes);
-        for (std::size_t i = 1; i < out.size(); ++i)
-            if (layout::sameTargets(out[i].layout, c.layout) ||
-                effect(layout::changedWrites(layout::resolve(out[i].layout, snap))) == key) {
-                note(c.name + ": left out, it writes what " + out[i].name + " writes");
-                return;
-            }
+        if (const auto dropped = notOnThisRouter(c, snap); !dropped.empty())
+            note(dropped);
         c.changes = describeChanges(c.layout, snap);
         out.push_back(std::move(c));
     };

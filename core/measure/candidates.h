@@ -45,6 +45,17 @@ struct CandidateOptions {
 std::vector<Candidate> gatherCandidates(const Snapshot& snap, const CandidateOptions& options,
                                         std::vector<std::string>* notes);
 
+// Why `c` is left out beside the candidates `have` (the baseline first) on `snap`: "it changes
+// nothing on this router" (with a word on placebos when `own`, the person's), or "it writes
+// what NAME writes"; nullopt when it is tried.
+std::optional<std::string> whyLeftOut(const Candidate& c, const std::vector<Candidate>& have,
+                                      const Snapshot& snap, bool own);
+
+// What of `c` does not apply on `snap` (an IRQ, CPU or interface it lacks), for a person:
+// "NAME: 2 entries do not apply on this router, and the trials go without: TARGET (REASON);
+// ..."; empty when all of it applies.
+std::string notOnThisRouter(const Candidate& c, const Snapshot& snap);
+
 // "IRQ eth1-0 -> CPU1; eth1 rx-0 RPS -> 2 (3 more)": the changes of `layout` on `snap`.
 std::string describeChanges(const layout::Layout& layout, const Snapshot& snap);
 

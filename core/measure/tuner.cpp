@@ -33,6 +33,8 @@ const char* toString(TuneResult::Stop s) {
         return "not-measured";
     case TuneResult::Stop::Running:
         return "running";
+    case TuneResult::Stop::Disturbed:
+        return "disturbed";
     }
     return "?";
 }
@@ -157,30 +159,36 @@ void Run::judgeNow() {
     m_result.verdict = judge(m_trials, m_repeats, m_result.blocks, js, names, changes, leftOut);
 }
 
-void Run::readBack() {
-    if (m_result.stop == TuneResult::Stop::ConnectionLost)
-        return; // the router's revert timer has it
-    std::string error;
-    const auto bundle = m_router.collect(&error);
-    if (!bundle) {
-        m_result.readBack = "The router's masks could not be read back: " + error + ".";
-        return;
-    }
+std::optional<std::string> Run::baselineDiffers(std::string* error) {
+    const auto bundle = m_router.collect(error);
+    if (!bundle)
+        return std::nullopt;
     const auto differs = layout::changedWrites(
         layout::resolve(m_result.candidates.front().layout, buildSnapshot(*bundle)));
-    if (differs.empty()) {
-        m_result.readBack = "Read back at the end: the router is on its baseline.";
-        return;
-    }
-    m_result.baselineRestored = false;
     std::string what;
     for (std::size_t i = 0; i < differs.size() && i < 3; ++i)
         what += (i ? "; " : "") + differs[i].target + " is " + differs[i].current + ", not " +
                 differs[i].value;
     if (differs.size() > 3)
         what += " (" + std::to_string(differs.size() - 3) + " more)";
-    m_result.readBack = "Read back at the end, the router differs from its baseline: " +
-                        text::printable(what, 400) +
+    return text::printable(what, 400);
+}
+
+void Run::readBack() {
+    if (m_result.stop == TuneResult::Stop::ConnectionLost)
+        return; // the router's revert timer has it
+    std::string error;
+    const auto differs = baselineDiffers(&error);
+    if (!differs) {
+        m_result.readBack = "The router's masks could not be read back: " + error + ".";
+        return;
+    }
+    if (differs->empty()) {
+        m_result.readBack = "Read back at the end: the router is on its baseline.";
+        return;
+    }
+    m_result.baselineRestored = false;
+    m_result.readBack = "Read back at the end, the router differs from its baseline: " + *differs +
                         ". Something else changed it (another client, irqbalance, the "
                         "firmware's steering).";
 }
@@ -284,6 +292,27 @@ void Run::go() {
         m_result.blocks = b + 1;
         blockSeconds = (blockSeconds * b + (elapsed() - blockStart)) / (b + 1);
         m_result.blockSeconds = blockSeconds;
+        // After every block, before any verdict: the baseline must still be the router's.
+        // Something else that moved masks under the trials (another client, irqbalance, the
+        // firmware's steering on a network reload) leaves nothing to judge.
+        {
+            std::string error;
+            const auto differs = baselineDiffers(&error);
+            if (!differs) {
+                lost("The router's masks could not be read back after block " +
+                     std::to_string(m_result.blocks) + " (" + error + ")");
+                break;
+            }
+            if (!differs->empty()) {
+                m_result.stop = TuneResult::Stop::Disturbed;
+                m_result.stopText =
+                    "Not judged: the router's baseline changed during the run (" + *differs +
+                    "), read back after block " + std::to_string(m_result.blocks) +
+                    ". Something else sets masks on it (another client, irqbalance, the "
+                    "firmware's steering on a network reload); the blocks are in the recording.";
+                break;
+            }
+        }
         judgeNow();
         if (m_hooks.verdict)
             m_hooks.verdict(m_result.verdict, m_result.blocks);
@@ -336,8 +365,9 @@ void Run::go() {
                             std::to_string(m_result.blocks) + " blocks." + settle;
         break;
     case TuneResult::Stop::NotMeasured:
-        // Whatever the blocks before it said, a run whose load failed measured nothing to
-        // judge: never "no difference".
+    case TuneResult::Stop::Disturbed:
+        // Whatever the blocks before it said, a run whose load failed, or whose baseline moved
+        // under it, measured nothing to judge: never "no difference".
         v.text = m_result.stopText;
         break;
     case TuneResult::Stop::Cancelled:

@@ -91,9 +91,19 @@ struct TuneResult {
     Plan plan;
     double marginPct = 3, latencyMarginMs = 5;
     int blocks = 0; // whole blocks run
-    // NotMeasured: the load did not run (before the first apply, or in a trial). Running: a
+    // NotMeasured: the load did not run (before the first apply, or in a trial). Disturbed:
+    // the router's masks, read back after a block, were no longer the baseline. Running: a
     // checkpoint's, the run had not ended (TuneHooks::checkpoint).
-    enum class Stop { Decided, Budget, Cancelled, ConnectionLost, Failed, NotMeasured, Running };
+    enum class Stop {
+        Decided,
+        Budget,
+        Cancelled,
+        ConnectionLost,
+        Failed,
+        NotMeasured,
+        Disturbed,
+        Running
+    };
     Stop stop = Stop::Decided;
     std::string stopText;    // why the run ended, a sentence
     double blockSeconds = 0; // a block's length: measured (the mean), or the estimate

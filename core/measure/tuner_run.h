@@ -52,6 +52,9 @@ private:
     // with no throughput), or nothing.
     std::optional<std::string> loadFailed(const TrialResult& r, const TuneSpec& spec) const;
     void notMeasured(const std::string& why);
+    // The router's masks read back against the baseline: what differs, for a person ("" when
+    // nothing does); nullopt with *error when they cannot be read.
+    std::optional<std::string> baselineDiffers(std::string* error);
     // The router's masks at the end, against the baseline (TuneResult::readBack).
     void readBack();
     void lost(const std::string& what);

@@ -55,7 +55,7 @@ _coresteer_cli() {
                 --parallel" ;;
             persist) opts+=" --no-packet-steering-override --disable-irqbalance" ;;
             monitor) opts+=" --rate --duration --csv --record --bufferbloat --load --post-url --ca-file --probe --irtt --phase-seconds --congestion" ;;
-            tune) opts+=" --load --post-url --ca-file --probe --irtt --congestion --candidate --no-plan --budget --margin --latency-margin --phases --phase-seconds --idle-seconds --objective --keep-winner --revert-after --record" ;;
+            tune) opts+=" --load --post-url --ca-file --probe --irtt --congestion --candidate --no-plan --budget --margin --latency-margin --phases --phase-seconds --idle-seconds --objective --allow-conflicts --keep-winner --revert-after --record" ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         return

@@ -7,6 +7,7 @@
 #include "ui/live/liveexport.h"
 
 #include "core/layout/layout_json.h"
+#include "core/measure/tune_conflicts.h"
 #include "core/measure/tune_json.h"
 
 #include <QCheckBox>
@@ -80,7 +81,9 @@ TuneDialog::TuneDialog(const QString& router, SnapshotPtr snapshot,
       m_download(new QCheckBox(tr("Download"))), m_upload(new QCheckBox(tr("Upload"))),
       m_both(new QCheckBox(tr("Both ways"))), m_phaseSeconds(spin(1, 3600, 5, tr(" s"))),
       m_idleSeconds(spin(1, 60, 2, tr(" s"))), m_margin(spin(0, 50, 3, tr(" %"))),
-      m_plan(new QLabel), m_budget(spin(10, 7 * 86400, 1800, tr(" s"))), m_objective(new QComboBox),
+      m_plan(new QLabel),
+      m_allowConflicts(new QCheckBox(tr("Tune anyway, while irqbalance moves IRQs"))),
+      m_budget(spin(10, 7 * 86400, 1800, tr(" s"))), m_objective(new QComboBox),
       m_problem(new QLabel), m_progress(new QLabel), m_bar(new QProgressBar), m_notes(new QLabel),
       m_verdict(new QLabel), m_table(new TuneTable), m_plot(new TunePlot),
       m_start(new QPushButton(tr("&Start"))), m_cancel(new QPushButton(tr("Cancel the run"))),
@@ -213,6 +216,23 @@ QWidget* TuneDialog::buildSetup(const QStringList& notes, const QStringList& loa
     form->addRow(tr("Objective:"), m_objective);
     m_plan->setWordWrap(true);
     form->addRow(tr("The plan:"), m_plan);
+    // What else moves masks on the router: said; irqbalance running holds Start back unless
+    // the box says to tune anyway.
+    QStringList conflicts;
+    for (const auto& c : tuneConflicts(*m_snap)) {
+        conflicts << tr("<b>%1</b>: %2 %3")
+                         .arg(QString::fromStdString(c.title).toHtmlEscaped(),
+                              QString::fromStdString(c.effect).toHtmlEscaped(),
+                              QString::fromStdString(c.remedy).toHtmlEscaped());
+        m_refusingConflict = m_refusingConflict || c.refuses;
+    }
+    if (!conflicts.isEmpty()) {
+        auto* said = new QLabel(conflicts.join(QStringLiteral("<br>")));
+        said->setWordWrap(true);
+        form->addRow(tr("On the router:"), said);
+    }
+    m_allowConflicts->setVisible(m_refusingConflict);
+    form->addRow(QString(), m_allowConflicts);
     box->addLayout(form);
     const auto update = [this] { m_plan->setText(planText().toHtmlEscaped()); };
     for (auto* sp : {m_phaseSeconds, m_idleSeconds, m_budget})
@@ -299,7 +319,13 @@ bool TuneDialog::addCandidateFile(const QString& file, QString* error) {
         c.why = "From " + file.toStdString() + ".";
         c.layout = *l;
     }
+    if (const auto left = whyLeftOut(c, m_candidates, *m_snap, true)) {
+        *error = tr("%1: left out, %2").arg(file, QString::fromStdString(*left));
+        return false;
+    }
     c.changes = describeChanges(c.layout, *m_snap);
+    // Added; what of it does not apply here is said where a problem is.
+    *error = QString::fromStdString(notOnThisRouter(c, *m_snap));
     addCandidate(c, true);
     return true;
 }
@@ -310,7 +336,8 @@ void TuneDialog::chooseFile() {
     if (file.isEmpty())
         return;
     QString error;
-    m_problem->setText(addCandidateFile(file, &error) ? QString() : error.toHtmlEscaped());
+    addCandidateFile(file, &error);
+    m_problem->setText(error.toHtmlEscaped());
 }
 
 std::optional<TuneRequest> TuneDialog::request(QString* error) const {
@@ -321,6 +348,11 @@ std::optional<TuneRequest> TuneDialog::request(QString* error) const {
             r.candidates.push_back(m_candidates[static_cast<std::size_t>(i)]);
     if (r.candidates.size() < 2) {
         *error = tr("Check at least one candidate besides the current layout.");
+        return std::nullopt;
+    }
+    if (m_refusingConflict && !m_allowConflicts->isChecked()) {
+        *error = tr("irqbalance runs on the router and would move IRQs under the trials: stop "
+                    "it for the tune, or check \"Tune anyway\".");
         return std::nullopt;
     }
     auto& spec = r.spec;

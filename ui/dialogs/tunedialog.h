@@ -74,10 +74,13 @@ public:
     QString planText() const;
     QSpinBox* budgetBox() const { return m_budget; }
     QComboBox* objectiveBox() const { return m_objective; }
+    // Shown where irqbalance runs on the router: the run starts only when it is checked.
+    QCheckBox* allowConflictsBox() const { return m_allowConflicts; }
     // Checks the candidates by their row in the list (the baseline, row 0, stays checked).
     void checkOnly(const std::vector<int>& rows);
     // A layout or preset file (core/layout/layout_json.h) as one more candidate, checked;
-    // false with *error when it is neither or the list is full.
+    // false with *error when it is neither, the list is full or it is left out (whyLeftOut);
+    // true with *error saying what of it does not apply here, or empty.
     bool addCandidateFile(const QString& file, QString* error);
     // The run the setup describes: the checked candidates (the baseline first) and the spec;
     // nullopt with *error when it cannot run (no candidate, no load, a load that cannot).
@@ -151,6 +154,8 @@ private:
     QSpinBox* m_idleSeconds;
     QSpinBox* m_margin;
     QLabel* m_plan;
+    QCheckBox* m_allowConflicts;
+    bool m_refusingConflict = false; // irqbalance runs on the router
     QSpinBox* m_budget;
     QComboBox* m_objective;
     QLabel* m_problem;

@@ -71,6 +71,12 @@ TEST(CliTune, WhatItNeedsIsCheckedFirst) {
     refused({"tune", "demo", "--record", (dir / "no-such-dir" / "t.csrec").string()},
             "no-such-dir/t.csrec: cannot be written");
     refused({"tune", "demo", "--record", dir.string()}, "cannot be written");
+    // irqbalance running on the router: named, and nothing is applied unless told.
+    const auto busy = tuneCli({"tune", "--root", CORESTEER_FIXTURES "/boards/bpi-r4", "--record",
+                               file, "--load", "iperf3://127.0.0.1:9"});
+    EXPECT_EQ(busy.code, 2);
+    EXPECT_NE(busy.err.find("irqbalance is running"), std::string::npos) << busy.err;
+    EXPECT_NE(busy.err.find("not tuned: nothing was applied"), std::string::npos) << busy.err;
     // A router that is not the demo needs a load through it.
     refused({"tune", "--root", CORESTEER_FIXTURES "/boards/x86-virtio-lab", "--record", file},
             "tune needs a load through the router");
@@ -210,7 +216,9 @@ TEST(CliTune, ARunKilledKeepsTheBlocksItRan) {
     fs::create_directories(dir);
     const auto file = (dir / "t.csrec").string();
     const auto pid = (dir / "pid").string();
-    const std::string cmd = "sh -c 'echo $$ > \"" + pid +
+    // Its private copy of the demo goes in this test's directory: a process killed so cannot
+    // remove it, and other tests check that none is left in the temporary directory.
+    const std::string cmd = "TMPDIR=\"" + dir.string() + "\" sh -c 'echo $$ > \"" + pid +
                             "\"; exec \"" CORESTEER_CLI
                             "\" tune demo --no-plan --candidate \"" CORESTEER_PRESETS_DIR
                             "/nanopi-r6s-option1.json\" --phases download --phase-seconds 1 "
@@ -225,6 +233,11 @@ TEST(CliTune, ARunKilledKeepsTheBlocksItRan) {
     std::ifstream(pid) >> text;
     ASSERT_FALSE(text.empty());
     ASSERT_EQ(::kill(std::stoi(text), SIGKILL), 0);
+    for (int i = 0; i < 100 && ::kill(std::stoi(text), 0) == 0; ++i)
+        ::usleep(20000); // until it is gone (std::system's shell reaps it)
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().filename().string().rfind("coresteer-demo-", 0) == 0)
+            fs::remove_all(e.path());
     const auto s = tuneCli({"recording", "summary", "--json", file});
     ASSERT_EQ(s.code, 0) << s.err;
     const auto j = nlohmann::json::parse(s.out);

@@ -8,10 +8,12 @@
 #include "core/layout/planner.h"
 #include "core/layout/resolve.h"
 #include "core/measure/candidates.h"
+#include "core/measure/tune_conflicts.h"
 #include "tests/support/board_expect.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -129,4 +131,49 @@ TEST(Candidates, AtMostTheCapWithANoteForEachLeftOut) {
         said = said || n.find("left out, at most 3 candidates") != std::string::npos;
     EXPECT_TRUE(said);
     EXPECT_EQ(describeChanges(c[0].layout, snap), "changes nothing");
+}
+
+// What else moves masks, as it bears on a tune: irqbalance running refuses the run (it would
+// move IRQs under the trials); a board without it has nothing that refuses.
+TEST(TuneConflicts, IrqbalanceRunningRefusesTheRun) {
+    const auto withIt = tuneConflicts(candidateBoard("bpi-r4"));
+    const auto it = std::find_if(withIt.begin(), withIt.end(), [](const TuneConflict& c) {
+        return c.kind == Conflict::Kind::Irqbalance;
+    });
+    ASSERT_NE(it, withIt.end());
+    EXPECT_TRUE(it->refuses);
+    EXPECT_NE(it->effect.find("every 10 s"), std::string::npos) << it->effect;
+    EXPECT_NE(it->remedy.find("--allow-conflicts"), std::string::npos) << it->remedy;
+    for (const auto& c : tuneConflicts(candidateBoard("x86-virtio-lab")))
+        EXPECT_FALSE(c.refuses) << c.title;
+}
+
+// A person's file made for another router: what does not apply here is named, and the rest is
+// tried.
+TEST(Candidates, WhatDoesNotApplyHereIsNamed) {
+    const auto snap = candidateBoard("x86-virtio-lab");
+    Candidate c;
+    c.name = "other-router.json";
+    c.source = Candidate::Source::File;
+    c.layout = layout::currentLayout(snap);
+    ASSERT_FALSE(c.layout.irqs.empty());
+    auto& moved = c.layout.irqs.front().cpus;
+    moved = CpuMask::fromCpus({moved.test(1) ? 0 : 1});
+    layout::IrqTarget missing;
+    missing.irq = {"eth9-rx-0", 0};
+    missing.cpus = CpuMask::fromCpus({1});
+    c.layout.irqs.push_back(missing);
+    const auto note = notOnThisRouter(c, snap);
+    EXPECT_EQ(note.rfind("other-router.json: 1 entry does not apply on this router", 0), 0u)
+        << note;
+    EXPECT_NE(note.find("eth9-rx-0"), std::string::npos) << note;
+    CandidateOptions o;
+    o.plan = o.presets = false;
+    o.extra = {c};
+    std::vector<std::string> notes;
+    EXPECT_EQ(gatherCandidates(snap, o, &notes).size(), 2u); // tried all the same
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_EQ(notes[0], note);
+    c.layout = layout::currentLayout(snap);
+    EXPECT_TRUE(notOnThisRouter(c, snap).empty());
 }

@@ -246,6 +246,7 @@ TEST(Tuner, ACandidateTheRouterRefusesIsLeftOutAndTheRestGoOn) {
     // IRQ 32's affinity cannot be written: a directory stands where the file was.
     fs::remove(r.root / "proc/irq/32/smp_affinity");
     fs::create_directory(r.root / "proc/irq/32/smp_affinity");
+    r.snap = buildSnapshot(collectLocal(r.root.string())); // as the router is now
     auto bad = irqOn("unwritable", "1");
     bad.layout.irqs.front().irq = {"virtio1-output.0", 0};
     std::vector<Candidate> cands = {
@@ -522,6 +523,39 @@ TEST(Tuner, ALoadThatDiesMidRunEndsItNotMeasured) {
 
 // Something else changes a mask during the run (another client, irqbalance): the masks read
 // back at the end differ from the baseline, and the result says so.
+// A mask changed behind the tuner's back mid-run (another client, irqbalance) is found when the
+// block ends: the run stops there, not judged, and says what moved.
+TEST(Tuner, AMaskChangedMidRunStopsItNotJudged) {
+    TunerRouter r("disturbed");
+    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
+    ModelLoad model{r.root, {}, 0, 0, 1};
+    TuneHooks hooks;
+    model.hook(hooks);
+    int started = 0;
+    hooks.trial = [&](double, int, int c) {
+        if (c >= 0 && ++started == 2)
+            std::ofstream(r.root / "proc/irq/34/smp_affinity") << "2\n";
+    };
+    bool judged = false;
+    hooks.verdict = [&](const Verdict&, int) { judged = true; };
+    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    EXPECT_EQ(res.stop, TuneResult::Stop::Disturbed) << res.stopText;
+    EXPECT_EQ(res.blocks, 1);
+    EXPECT_FALSE(judged);
+    EXPECT_FALSE(res.verdict.decided);
+    EXPECT_FALSE(res.verdict.winner);
+    EXPECT_NE(res.stopText.find("Not judged: the router's baseline changed during the run (IRQ 34"),
+              std::string::npos)
+        << res.stopText;
+    EXPECT_NE(res.stopText.find("read back after block 1"), std::string::npos) << res.stopText;
+    EXPECT_EQ(res.verdict.text, res.stopText);
+    const auto j = tuneJson(res, Objective::Throughput);
+    EXPECT_EQ(j["stopped"], "disturbed");
+    EXPECT_TRUE(j["winner"].is_null());
+    EXPECT_EQ(readMask(r.root), "3"); // its own candidate, reverted
+}
+
 TEST(Tuner, AMaskChangedBehindItsBackIsFoundAtTheEnd) {
     TunerRouter r("changed");
     const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));

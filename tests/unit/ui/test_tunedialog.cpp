@@ -4,6 +4,8 @@
 // is the load: short runs of the real tuner on the connection's worker, with the table, the
 // plot, the trials' marks on the Live tab's heatmap, Cancel and "Apply the winner". Also the
 // bufferbloat test's throughput on its result card and on the latency chart's scale.
+#include "core/collect/collect_local.h"
+#include "core/layout/layout_json.h"
 #include "core/layout/resolve.h"
 #include "core/live/recording.h"
 #include "tests/support/live_ticks.h"
@@ -311,4 +313,30 @@ TEST(TuneDialog, TheDemoTestShowsItsThroughputOnTheCardAndTheChart) {
     EXPECT_EQ(chart->loadPoints(), reports);
     EXPECT_GE(chart->loadScale(), top * 1.1);
     EXPECT_LE(chart->loadScale(), top * 1.6);
+}
+
+// A router where irqbalance runs: the dialog says so before Start, and the run needs "Tune
+// anyway" checked (it would move IRQs under the trials); a file equal to the baseline is not
+// added (it would run the baseline again under another name).
+TEST(TuneDialog, IrqbalanceHoldsStartBackAndACopyOfTheBaselineIsNotAdded) {
+    const auto snap = std::make_shared<const Snapshot>(
+        buildSnapshot(collectLocal(CORESTEER_FIXTURES "/boards/bpi-r4")));
+    std::vector<std::string> notes;
+    auto cands = measure::gatherCandidates(*snap, measure::CandidateOptions{}, &notes);
+    ASSERT_GE(cands.size(), 2u);
+    TuneDialog d(QStringLiteral("bpi-r4"), snap, cands, {}, {QStringLiteral("127.0.0.1:9")}, false);
+    ASSERT_FALSE(d.allowConflictsBox()->isHidden());
+    QString error;
+    EXPECT_FALSE(d.request(&error));
+    EXPECT_TRUE(error.contains(QStringLiteral("irqbalance"))) << error.toStdString();
+    d.allowConflictsBox()->setChecked(true);
+    EXPECT_TRUE(d.request(&error)) << error.toStdString();
+    // The router's own layout, as a file.
+    const auto dir = std::filesystem::path(CORESTEER_TEST_TMP) / "tune-dialog-same";
+    std::filesystem::create_directories(dir);
+    const auto same = dir / "same.json";
+    std::ofstream(same) << layout::toJson(layout::currentLayout(*snap)).dump();
+    EXPECT_FALSE(d.addCandidateFile(QString::fromStdString(same.string()), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("left out, it changes nothing on this router")))
+        << error.toStdString();
 }
