@@ -72,6 +72,11 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // A tune's candidate may be in force on the router: its revert first, at once.
+    if (!stopTuneFirst(true)) {
+        event->ignore();
+        return;
+    }
     QSettings st;
     st.setValue(QStringLiteral("window/geometry"), saveGeometry());
     st.setValue(QStringLiteral("window/state"), saveState());

@@ -156,6 +156,9 @@ private:
     void rebuildRecentPresets();
     void updateActions();
     void endTuning(); // the tuner's run ended: the router may be asked again
+    // A tune running on the connection: (when `ask`, the person agrees, or false) cancelled,
+    // and its revert to the baseline waited for, 30 s at most (then the router's timer has it).
+    bool stopTuneFirst(bool ask);
 
     Prompts* m_prompts;
     std::unique_ptr<Connection> m_conn;

@@ -145,7 +145,8 @@ CompareDialog* MainWindow::compareWith(const QString& before) {
 }
 
 void MainWindow::dropConnection() {
-    if (m_tuneDialog) // the tuner's dialog is of the router left (a run there is cancelled)
+    stopTuneFirst(false); // leaving the router: its baseline back first, at once
+    if (m_tuneDialog)     // the tuner's dialog is of the router left (a run there is cancelled)
         m_tuneDialog->deleteLater();
     m_tuning = false;
     if (m_conn) {

@@ -14,8 +14,11 @@
 #include "ui/models/maskgridmodel.h"
 #include "ui/settings.h"
 
+#include <QEventLoop>
+#include <QMessageBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 namespace coresteer::ui {
 
@@ -107,6 +110,27 @@ TuneDialog* MainWindow::openTuneDialog() {
     m_tuneDialog = d;
     d->show();
     return d;
+}
+
+bool MainWindow::stopTuneFirst(bool ask) {
+    if (!m_tuning || !m_conn)
+        return true;
+    if (ask &&
+        QMessageBox::question(this, tr("A tune is running"),
+                              tr("The tuner is trying layouts on %1. Cancel it and restore the "
+                                 "router's layout first?")
+                                  .arg(m_conn->spec().label)) != QMessageBox::Yes)
+        return false;
+    // Its revert over the session, waited for here: past 30 s the router's own timer has it.
+    statusBar()->showMessage(tr("Cancelling the tune: restoring the router's layout..."));
+    QEventLoop wait;
+    QTimer::singleShot(30000, &wait, &QEventLoop::quit);
+    connect(m_conn.get(), &Connection::tuneFinished, &wait, &QEventLoop::quit,
+            Qt::QueuedConnection);
+    connect(m_conn.get(), &Connection::failed, &wait, &QEventLoop::quit, Qt::QueuedConnection);
+    m_conn->cancelTune();
+    wait.exec();
+    return true;
 }
 
 void MainWindow::endTuning() {

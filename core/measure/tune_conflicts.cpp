@@ -32,7 +32,7 @@ std::vector<TuneConflict> tuneConflicts(const Snapshot& snap) {
                            "It rewrites masks on a network reload or an interface event: one "
                            "during the run would change the baseline under the trials.",
                            "Change nothing in the network while the tune runs; the tune reads "
-                           "the masks back at each look and stops if they changed."});
+                           "the masks back after every block and stops if they changed."});
             break;
         case Conflict::Kind::FlowOffloading:
             out.push_back({c.kind, false, c.title,

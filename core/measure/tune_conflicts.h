@@ -4,7 +4,7 @@
 // a runtime experiment rather than on a persisted layout: irqbalance running moves IRQs every
 // 10 s, so the trials would compare its moves, not the layouts: the tune refuses to start
 // unless told. The firmware's steering and the board's hotplug scripts rewrite masks only on a
-// network reload or an interface event: said, and the tune reads the masks back at each look.
+// network reload or an interface event: said, and the tune reads the masks back after every block.
 // Flow offloading changes what the load measures: said.
 #pragma once
 

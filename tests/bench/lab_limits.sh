@@ -2,12 +2,12 @@
 # SPDX-FileCopyrightText: 2026 coresteer maintainers
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Whether a tune knows what limited it, on the emulated router's lab (tests/router-vm/lab.sh),
-# with cake shaping both of its egresses to CORESTEER_LAB_LIMIT (default 20mbit), far below what
-# its CPU forwards, from all on the slow CPU0:
-#   (e) throughput, the planner's candidates: no winner, and the verdict says the router was
-#       not the limit (bottleneck "elsewhere");
-#   (e') headroom (the busiest core's load under the same load): a decided verdict, and a
-#       winner, if any, whose upload packet work is off CPU0;
+# with cake shaping both of its egresses to CORESTEER_LAB_LIMIT (default 10mbit), far below what
+# its CPU forwards:
+#   (e) throughput, the planner's candidates, from everything on the fast CPU1: no winner, and
+#       the verdict says the router was not the limit (bottleneck "elsewhere");
+#   (e') headroom (the busiest core's load under the same load), from all on the slow CPU0: a
+#       decided verdict, and a winner, if any, whose upload packet work is off CPU0;
 #   (f) a load whose server is gone: not measured (exit 2), nothing applied.
 # Each run prints its verdict, its outcome and its time; exit 1 when one does not say what it
 # must. Not in the suite: about 10 minutes. It runs itself inside tests/router-vm/netns.sh.
@@ -34,11 +34,11 @@ phase=${CORESTEER_LAB_PHASE_SECONDS:-3}
 rm -rf "$work"
 mkdir -p "$work"
 trap '"$lab" stop "$state" > /dev/null 2>&1 || true' EXIT
-CORESTEER_LAB_CAKE=${CORESTEER_LAB_LIMIT:-20mbit} "$lab" start "$vm" "$state" 2222
+CORESTEER_LAB_CAKE=${CORESTEER_LAB_LIMIT:-10mbit} "$lab" start "$vm" "$state" 2222
 "$lab" serve "$state" 5202
 "$lab" relay "$state" 2200
 "$lab" layout "$state" irq=1 rps=0
-echo "lab_limits: $("$lab" load "$state" 3) (all on CPU0, cake at ${CORESTEER_LAB_LIMIT:-20mbit})"
+echo "lab_limits: $("$lab" load "$state" 3) (all on CPU0, cake at ${CORESTEER_LAB_LIMIT:-10mbit})"
 bad=0
 
 # NAME PORT ARGS...: a tune in the LAN namespace; NAME.json, NAME.err; its exit status in $rc.
@@ -73,38 +73,42 @@ def work_cpus(c):
         if i["action"] == "virtio1-input.0":
             return i["cpus"]
     return "0"
+def cpus(text):  # "0-1,3" -> {0, 1, 3}
+    out = set()
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
 winner = next((c for c in j["candidates"] if c["name"] == j.get("winner")), None)
 sys.exit(0 if eval(sys.argv[2]) else 1)
 PY
 }
 
-# (e) throughput on a link that caps the load: not the router's limit.
+# LABEL NAME EXIT CHECK: run NAME ended with EXIT and CHECK holds of its document.
+expect() {
+    if [ "$rc" -eq "$3" ] && verdict "$work/$2.json" "$4"; then
+        echo "lab_limits: $1 ok"
+    else
+        echo "lab_limits: $1 FAILED"
+        bad=1
+    fi
+}
+
+# (e) throughput on a link that caps the load, from everything on the fast CPU1: not the
+# router's limit. (From all on the slow CPU0 at 20 Mbit/s the router still was part of the
+# limit: its slow core 74 % busy with the sampler's work under emulation, and a layout that
+# took IRQs off it gained 7 %: the verdict said so, bottleneck router.)
+"$lab" layout "$state" irq=2 rps=0
 tune limited 5202 --budget 900
-if [ "$rc" -eq 0 ] && verdict "$work/limited.json" \
-    'j["winner"] is None and j["bottleneck"] == "elsewhere" and "not the limit" in j["verdict"]'; then
-    echo "lab_limits: (e) ok"
-else
-    echo "lab_limits: (e) FAILED"
-    bad=1
-fi
+"$lab" layout "$state" irq=1 rps=0
+expect "(e)" limited 0 \
+    'j["winner"] is None and j["bottleneck"] == "elsewhere" and "not the limit" in j["verdict"]'
 
 # (e') headroom on the same link: the busiest core's load decides.
 tune headroom 5202 --budget 900 --objective headroom
-if [ "$rc" -eq 0 ] && verdict "$work/headroom.json" \
-    'j["decided"] and (winner is None or "0" not in work_cpus(winner).split(","))'; then
-    echo "lab_limits: (e') ok"
-else
-    echo "lab_limits: (e') FAILED"
-    bad=1
-fi
+expect "(e')" headroom 0 'j["decided"] and (winner is None or 0 not in cpus(work_cpus(winner)))'
 
 # (f) a load whose server is gone: port 5299 has none.
 tune dead 5299 --budget 900
-if [ "$rc" -eq 2 ] && verdict "$work/dead.json" \
-    'j["stopped"] == "not-measured" and all(not c["trials"] for c in j["candidates"])'; then
-    echo "lab_limits: (f) ok"
-else
-    echo "lab_limits: (f) FAILED"
-    bad=1
-fi
+expect "(f)" dead 2 'j["stopped"] == "not-measured" and all(not c["trials"] for c in j["candidates"])'
 exit "$bad"

@@ -19,13 +19,16 @@
 #include "ui/mainwindow.h"
 #include "ui/models/maskgridmodel.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
@@ -239,24 +242,37 @@ TEST(TuneDialog, RunsOnTheDemoAndAppliesTheWinner) {
 // Cancel in the middle of a candidate's trial: the tuner puts the baseline back at once, and
 // the demo's files hold the masks they held before the run. The grid's pending edits are a
 // candidate of their own.
-TEST(TuneDialog, CancelPutsTheBaselineBack) {
-    MainWindow w;
+namespace {
+
+// The demo with the planner's layout as pending edits, and the tune dialog with those edits
+// checked alone, set for short upload trials.
+TuneDialog* editsTune(MainWindow& w) {
     QSignalSpy shown(&w, &MainWindow::snapshotShown);
     w.openDemo();
-    ASSERT_TRUE(shown.wait(10000));
-    const auto root = w.connection()->spec().root.toStdString();
-    const auto before = masks(root);
-    ASSERT_FALSE(before.empty());
+    EXPECT_TRUE(shown.wait(10000));
     w.recommend();
-    ASSERT_GT(w.gridModel()->changedCount(), 0);
+    EXPECT_GT(w.gridModel()->changedCount(), 0);
     auto* d = w.openTuneDialog();
-    ASSERT_TRUE(d);
+    if (!d)
+        return nullptr;
     const int edits = rowOf(d->candidateList(), 1, QStringLiteral("your edits"));
-    ASSERT_GT(edits, 0);
+    EXPECT_GT(edits, 0);
     EXPECT_EQ(d->candidateList()->topLevelItem(edits)->text(0),
               QStringLiteral("Your pending edits"));
     d->checkOnly({edits});
     shortRun(*d, false, 6, 900);
+    return d;
+}
+
+} // namespace
+
+TEST(TuneDialog, CancelPutsTheBaselineBack) {
+    MainWindow w;
+    auto* d = editsTune(w);
+    ASSERT_TRUE(d);
+    const auto root = w.connection()->spec().root.toStdString();
+    const auto before = masks(root);
+    ASSERT_FALSE(before.empty());
     ASSERT_TRUE(d->start());
     // The edits in force on the demo: its files changed.
     ASSERT_TRUE(QTest::qWaitFor([&] { return masks(root) != before; }, 30000));
@@ -339,4 +355,33 @@ TEST(TuneDialog, IrqbalanceHoldsStartBackAndACopyOfTheBaselineIsNotAdded) {
     EXPECT_FALSE(d.addCandidateFile(QString::fromStdString(same.string()), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("left out, it changes nothing on this router")))
         << error.toStdString();
+}
+
+// Closing the window while a candidate is in force asks, and on Yes the tune is cancelled and
+// the router's layout restored before the window goes (not left to the router's timer).
+TEST(TuneDialog, ClosingTheWindowMidTrialRestoresTheBaselineFirst) {
+    MainWindow w;
+    auto* d = editsTune(w);
+    ASSERT_TRUE(d);
+    const auto root = w.connection()->spec().root.toStdString();
+    const auto before = masks(root);
+    ASSERT_TRUE(d->start());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return masks(root) != before; }, 30000));
+    // The question, answered Yes when it shows.
+    bool asked = false;
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            asked = box->text().contains(QStringLiteral("Cancel it and restore"));
+            box->button(QMessageBox::Yes)->click();
+        }
+    });
+    answer.start(50);
+    EXPECT_TRUE(w.close());
+    answer.stop();
+    EXPECT_TRUE(asked);
+    EXPECT_EQ(masks(root), before); // restored by the tuner at once
+    ASSERT_TRUE(d->result());
+    EXPECT_EQ(d->result()->stop, measure::TuneResult::Stop::Cancelled);
+    EXPECT_TRUE(d->result()->baselineRestored);
 }
