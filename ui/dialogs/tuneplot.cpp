@@ -6,9 +6,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -25,15 +27,25 @@ const QColor kTrial(0x5c, 0x7c, 0xb0), kWinner(0x2e, 0x7d, 0x32), kMedian(0x21, 
 
 } // namespace
 
-TunePlot::TunePlot(QWidget* parent) : QWidget(parent) {
-    auto* box = new QHBoxLayout(this);
+TunePlot::TunePlot(QWidget* parent)
+    : QWidget(parent), m_charts(new QHBoxLayout), m_key(new QLabel) {
+    auto* box = new QVBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
+    m_charts->setContentsMargins(0, 0, 0, 0);
+    box->addLayout(m_charts, 1);
+    // The charts number their candidates; the key names them whole, wrapping as it must.
+    m_key->setWordWrap(true);
+    m_key->setTextFormat(Qt::RichText);
+    box->addWidget(m_key);
     setMinimumHeight(240);
 }
 
+QString TunePlot::keyText() const {
+    return m_key->text();
+}
+
 void TunePlot::setTune(const json& tune) {
-    auto* box = static_cast<QHBoxLayout*>(layout());
-    while (auto* item = box->takeAt(0)) {
+    while (auto* item = m_charts->takeAt(0)) {
         delete item->widget();
         delete item;
     }
@@ -42,6 +54,15 @@ void TunePlot::setTune(const json& tune) {
     const bool throughput = tuneString(tune, "objective") != QLatin1String("latency");
     const char* key = throughput ? "bps" : "latency_increase_ms";
     const auto& cands = tuneAt(tune, "candidates");
+    QStringList names;
+    const int n = cands.is_array() ? static_cast<int>(std::min<std::size_t>(cands.size(), 64)) : 0;
+    for (int i = 0; i < n; ++i)
+        names << tr("<b>%1</b>&nbsp;%2%3")
+                     .arg(i)
+                     .arg(
+                         tuneString(cands[static_cast<std::size_t>(i)], "name", 80).toHtmlEscaped(),
+                         i == 0 ? tr(" (the baseline)") : QString());
+    m_key->setText(names.join(QStringLiteral(" &middot; ")));
     for (const bool down : {true, false}) {
         // A direction the load ran: some trial measured it.
         bool measured = false;
@@ -52,7 +73,7 @@ void TunePlot::setTune(const json& tune) {
         if (!measured)
             continue;
         m_directions << (down ? QStringLiteral("download") : QStringLiteral("upload"));
-        box->addWidget(chart(tune, down, throughput), 1);
+        m_charts->addWidget(chart(tune, down, throughput), 1);
     }
 }
 
@@ -101,10 +122,7 @@ QChartView* TunePlot::chart(const json& tune, bool down, bool throughput) {
     std::vector<QLineSeries*> bars;
     for (int i = 0; i < n; ++i) {
         const auto& cand = cands[static_cast<std::size_t>(i)];
-        auto name = tuneString(cand, "name", 60);
-        if (name.size() > 16)
-            name = name.left(15) + QChar(0x2026);
-        x->append(QStringLiteral("%1. %2").arg(i).arg(name), i + 0.5);
+        x->append(QString::number(i), i + 0.5); // named in the key below the charts
         const bool wins = i > 0 && !winner.isEmpty() && tuneString(cand, "name", 80) == winner;
         const auto& trials = tuneAt(cand, "trials");
         const int count = trials.is_array() ? static_cast<int>(trials.size()) : 0;

@@ -21,6 +21,8 @@
 #include <optional>
 
 class QChartView;
+class QHBoxLayout;
+class QLabel;
 
 namespace coresteer::ui {
 
@@ -59,9 +61,13 @@ public:
     int dots() const { return m_dots; }
     int intervals() const { return m_intervals; }
     QStringList directions() const { return m_directions; }
+    // The key under the charts: each candidate's number and whole name (rich text).
+    QString keyText() const;
 
 private:
     QChartView* chart(const nlohmann::json& tune, bool download, bool throughput);
+    QHBoxLayout* m_charts;
+    QLabel* m_key;
     int m_dots = 0, m_intervals = 0;
     QStringList m_directions;
 };

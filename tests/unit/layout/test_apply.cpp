@@ -395,7 +395,9 @@ TEST_P(ApplyScriptTest, EndsOnlyItsOwnRevertJob) {
 }
 
 // Six applies at once, ten rounds: one applies, five are refused with the reason, and the
-// revert (the timer, in the last round) brings every value back each time.
+// revert (the timer, in the last round) brings every value back each time. The last round's
+// timer is 12 s: with 5 s, a machine busy with the whole suite once let it fire before the
+// other five had their turn, and the next one then applied, as it should.
 TEST_P(ApplyScriptTest, ConcurrentAppliesTakeTurns) {
     const auto snap = buildSnapshot(collectLocal(m_root));
     const auto writes = changes(snap);
@@ -408,7 +410,7 @@ TEST_P(ApplyScriptTest, ConcurrentAppliesTakeTurns) {
         const bool last = round == kRounds - 1;
         std::vector<ApplyScript> scripts;
         for (int i = 0; i < kApplies; ++i)
-            scripts.push_back(makeApplyScript(writes, m_root.string(), {last ? 5 : 60, true}));
+            scripts.push_back(makeApplyScript(writes, m_root.string(), {last ? 12 : 60, true}));
         std::vector<int> rcs(kApplies, -1);
         std::vector<std::string> outs(kApplies);
         std::vector<std::thread> threads;
@@ -436,7 +438,7 @@ TEST_P(ApplyScriptTest, ConcurrentAppliesTakeTurns) {
         for (const auto& w : writes)
             EXPECT_EQ(value(w.path), w.value) << w.path;
         if (last) {
-            waitForTimer(20);
+            waitForTimer(30);
         } else {
             int rc = -1;
             run(makeSettleScript(m_root.string(), PendingAction::Revert), &rc);

@@ -194,6 +194,11 @@ TEST(TuneDialog, RunsOnTheDemoAndAppliesTheWinner) {
     EXPECT_EQ(d->plot()->directions(), (QStringList{QStringLiteral("download")}));
     EXPECT_EQ(d->plot()->dots(), static_cast<int>(result->trials.size()));
     EXPECT_EQ(d->plot()->intervals(), 2);
+    // Its key names each candidate whole by its number on the charts.
+    for (const auto& c : result->candidates)
+        EXPECT_TRUE(d->plot()->keyText().contains(QString::fromStdString(c.name).toHtmlEscaped()))
+            << c.name << " in " << d->plot()->keyText().toStdString();
+    EXPECT_TRUE(d->plot()->keyText().contains(QStringLiteral("<b>0</b>&nbsp;")));
     EXPECT_TRUE(d->applyWinnerButton()->isEnabled());
     d->resize(1280, 800);
     QTest::qWait(100);
