@@ -252,3 +252,31 @@ TEST(CliTune, ARunKilledKeepsTheBlocksItRan) {
               std::string::npos)
         << t.out;
 }
+
+// A candidate file's names that this router lacks come back in the note that names them:
+// printable on the terminal, one line, cut short, whatever bytes they hold.
+TEST(CliTune, WhatDoesNotApplyIsNamedPrintably) {
+    const auto dir = fs::path(CORESTEER_TEST_TMP) / "cli-tune-hostile";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    nlohmann::json irq = {{"action", "x\"$(reboot)'\n\u2028`id`" + std::string(5000, 'A')},
+                          {"cpus", "1"}};
+    nlohmann::json placebo = {{"action", "eth1-16"}, {"cpus", "4"}};
+    const auto file = (dir / "hostile.json").string();
+    std::ofstream(file)
+        << nlohmann::json{{"schema", "coresteer.layout/1"}, {"irqs", {placebo, irq}}}.dump();
+    // The budget cannot reach the first look: refused after the candidates are gathered.
+    const auto r = tuneCli({"tune", "demo", "--no-plan", "--candidate", file, "--record",
+                            (dir / "t.csrec").string(), "--budget", "30"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    std::istringstream lines(r.err);
+    std::string line, note;
+    while (std::getline(lines, line))
+        if (line.find("does not apply on this router") != std::string::npos)
+            note = line;
+    ASSERT_FALSE(note.empty()) << r.err;
+    EXPECT_NE(note.find("$(reboot)"), std::string::npos) << note; // shown, as data
+    EXPECT_EQ(note.find("\xe2\x80\xa8"), std::string::npos) << note;
+    EXPECT_LT(note.size(), 400u);
+    EXPECT_EQ(r.err.find("'\n"), std::string::npos) << r.err; // no line broken by the name
+}

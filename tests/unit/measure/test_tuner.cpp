@@ -122,6 +122,24 @@ TuneSpec quickSpec() {
     return s;
 }
 
+// The lab board with its baseline and one candidate (eth1's receive interrupt on CPU1) under
+// the model's load, whose hooks a test adds to before run().
+struct ModelRun {
+    TunerRouter r;
+    std::vector<Candidate> cands;
+    ModelLoad model;
+    TuneHooks hooks;
+    explicit ModelRun(const std::string& name)
+        : r(name),
+          cands(baselineAnd(r, irqOn("receive on CPU1", "1"))), model{r.root, {}, 0, 0, 1} {
+        model.hook(hooks);
+    }
+    TuneResult run() {
+        live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
+        return runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    }
+};
+
 int trialMarks(const std::string& recordingText, int* ends) {
     std::string error;
     const auto rec = live::readRecording(recordingText, &error);
@@ -500,46 +518,34 @@ TEST(Tuner, ADeadLoadIsNotMeasuredAndNothingIsApplied) {
 // A load that dies during the run ends it as not measured, with the trials before it kept, and
 // the router back on its baseline.
 TEST(Tuner, ALoadThatDiesMidRunEndsItNotMeasured) {
-    TunerRouter r("dying-load");
-    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
-    ModelLoad model{r.root, {}, 0, 0, 1};
-    TuneHooks hooks;
-    model.hook(hooks);
+    ModelRun t("dying-load");
     int started = 0;
-    hooks.trial = [&](double, int, int c) {
+    t.hooks.trial = [&](double, int, int c) {
         if (c >= 0 && ++started == 5)
-            model.dead = true; // the server goes away in the second block
+            t.model.dead = true; // the server goes away in the second block
     };
-    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
-    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    const auto res = t.run();
     EXPECT_EQ(res.stop, TuneResult::Stop::NotMeasured) << res.stopText;
     EXPECT_NE(res.stopText.find("Not measured: the load failed in block 2"), std::string::npos)
         << res.stopText;
     EXPECT_EQ(res.blocks, 1);
     EXPECT_FALSE(res.verdict.winner);
     EXPECT_TRUE(res.baselineRestored);
-    EXPECT_EQ(readMask(r.root), "3");
+    EXPECT_EQ(readMask(t.r.root), "3");
 }
 
-// Something else changes a mask during the run (another client, irqbalance): the masks read
-// back at the end differ from the baseline, and the result says so.
 // A mask changed behind the tuner's back mid-run (another client, irqbalance) is found when the
 // block ends: the run stops there, not judged, and says what moved.
 TEST(Tuner, AMaskChangedMidRunStopsItNotJudged) {
-    TunerRouter r("disturbed");
-    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
-    ModelLoad model{r.root, {}, 0, 0, 1};
-    TuneHooks hooks;
-    model.hook(hooks);
+    ModelRun t("disturbed");
     int started = 0;
-    hooks.trial = [&](double, int, int c) {
+    t.hooks.trial = [&](double, int, int c) {
         if (c >= 0 && ++started == 2)
-            std::ofstream(r.root / "proc/irq/34/smp_affinity") << "2\n";
+            std::ofstream(t.r.root / "proc/irq/34/smp_affinity") << "2\n";
     };
     bool judged = false;
-    hooks.verdict = [&](const Verdict&, int) { judged = true; };
-    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
-    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    t.hooks.verdict = [&](const Verdict&, int) { judged = true; };
+    const auto res = t.run();
     EXPECT_EQ(res.stop, TuneResult::Stop::Disturbed) << res.stopText;
     EXPECT_EQ(res.blocks, 1);
     EXPECT_FALSE(judged);
@@ -553,32 +559,29 @@ TEST(Tuner, AMaskChangedMidRunStopsItNotJudged) {
     const auto j = tuneJson(res, Objective::Throughput);
     EXPECT_EQ(j["stopped"], "disturbed");
     EXPECT_TRUE(j["winner"].is_null());
-    EXPECT_EQ(readMask(r.root), "3"); // its own candidate, reverted
+    EXPECT_EQ(readMask(t.r.root), "3"); // its own candidate, reverted
 }
 
+// Something else changes a mask during the run (another client, irqbalance): the masks read
+// back at the end differ from the baseline, and the result says so.
 TEST(Tuner, AMaskChangedBehindItsBackIsFoundAtTheEnd) {
-    TunerRouter r("changed");
-    const auto cands = baselineAnd(r, irqOn("receive on CPU1", "1"));
-    ModelLoad model{r.root, {}, 0, 0, 1};
-    TuneHooks hooks;
-    model.hook(hooks);
+    ModelRun t("changed");
     std::atomic<bool> cancel{false};
-    hooks.cancel = &cancel;
+    t.hooks.cancel = &cancel;
     int started = 0;
-    hooks.trial = [&](double, int, int c) {
+    t.hooks.trial = [&](double, int, int c) {
         if (c < 0)
             return;
         if (++started == 2)
-            std::ofstream(r.root / "proc/irq/34/smp_affinity") << "2\n";
+            std::ofstream(t.r.root / "proc/irq/34/smp_affinity") << "2\n";
         if (started == 3)
             cancel = true;
     };
-    live::RecordingWriter rec({"tuner", "2026-12-07T00:00:00Z", 10, {}, {}, {}});
-    const auto res = runTune(*r.router, r.snap, cands, quickSpec(), rec, hooks);
+    const auto res = t.run();
     EXPECT_EQ(res.stop, TuneResult::Stop::Cancelled) << res.stopText;
     EXPECT_FALSE(res.baselineRestored);
     EXPECT_NE(res.readBack.find("the router differs from its baseline: IRQ 34"), std::string::npos)
         << res.readBack;
     EXPECT_NE(res.readBack.find("is 2, not 3"), std::string::npos) << res.readBack;
-    EXPECT_EQ(readMask(r.root), "3"); // its own candidate, reverted
+    EXPECT_EQ(readMask(t.r.root), "3"); // its own candidate, reverted
 }
